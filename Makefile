@@ -1,0 +1,56 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# rtrs-client: out-of-tree RTRS (RDMA transport) client.
+#
+#   make [KVER=<version>]     build rtrs-client.ko into build/<version>/
+#   make install              install it under updates/ and run depmod
+#   make lint                 W=1 + sparse builds for both Debian kernels, checkpatch
+#   make unit                 host unit tests of the shared protocol code
+#   make check                everything: lint, unit, VM suites on both kernels
+#   make demo                 two VMs: upstream server, our client, rnbd data check
+
+KVER ?= $(shell uname -r)
+KDIR ?= /lib/modules/$(KVER)/build
+BUILD = $(CURDIR)/build/$(KVER)
+SRCS := $(wildcard *.c *.h)
+# Everything checkpatch reads: our C sources and headers.
+LINT_FILES := $(SRCS) $(wildcard include/*.h tests/unit/*.c tests/unit/*.h)
+
+.PHONY: all module install lint unit check check-debug demo setup clean
+
+all: module
+
+module:
+	@test -d $(KDIR) || { echo "no kernel headers at $(KDIR): set KVER= to an installed kernel" >&2; \
+		echo "installed: $$(ls /lib/modules 2>/dev/null | tr '\n' ' ')" >&2; exit 1; }
+	@mkdir -p $(BUILD)
+	@ln -sf $(addprefix $(CURDIR)/,$(SRCS)) $(CURDIR)/Kbuild $(BUILD)/
+	@ln -sfn $(CURDIR)/include $(BUILD)/include
+	$(MAKE) -C $(KDIR) M=$(BUILD) $(if $(W),W=$(W)) $(if $(C),C=$(C)) modules
+
+# INSTALL_MOD_PATH stages the install under another root (depmod -b follows it).
+install: module
+	$(MAKE) -C $(KDIR) M=$(BUILD) INSTALL_MOD_DIR=updates \
+		$(if $(INSTALL_MOD_PATH),INSTALL_MOD_PATH=$(INSTALL_MOD_PATH)) modules_install
+	depmod $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) $(KVER)
+
+lint:
+	scripts/lint.sh $(LINT_FILES)
+
+unit:
+	$(MAKE) -C tests/unit run
+
+check:
+	tests/check.sh
+
+check-debug:
+	tests/check.sh --debug
+
+demo:
+	tests/demo.sh
+
+setup:
+	scripts/setup.sh
+
+clean:
+	rm -rf build tests/unit/build

@@ -1,0 +1,234 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * rtrs-proto.h - the RTRS wire protocol, version 2.0, as the client sees it.
+ *
+ * Everything that crosses the wire is declared here: the CM private data of
+ * connect and accept/reject, the control messages on the service connection,
+ * the I/O message headers placed in server chunks, and the 32-bit immediate
+ * data. All multi-byte fields are little-endian; the immediate is big-endian
+ * on the wire like every verbs immediate.
+ *
+ * This header and rtrs.c build both in the kernel and on the host, so the
+ * encoders and the validators of everything the server sends us are unit
+ * tested without hardware (tests/unit/). Nothing here may depend on verbs.
+ */
+#ifndef RTRS_PROTO_H
+#define RTRS_PROTO_H
+
+#ifdef __KERNEL__
+#include <linux/types.h>
+#include <linux/uuid.h>
+#include <linux/socket.h>
+#include <linux/build_bug.h>
+#include <linux/bitops.h>
+#else
+#include "host-compat.h"
+#endif
+
+struct rtrs_addr;
+
+#define RTRS_PROTO_VER_MAJOR	2
+#define RTRS_PROTO_VER_MINOR	0
+#define RTRS_PROTO_VER		((RTRS_PROTO_VER_MAJOR << 8) | RTRS_PROTO_VER_MINOR)
+#define RTRS_MAGIC		0x1BBD
+
+/* queue_depth travels as le16; chunk ids must fit the immediate too */
+#define RTRS_MAX_QUEUE_DEPTH	65535
+#define RTRS_IMM_TYPE_BITS	4
+#define RTRS_IMM_PAYLOAD_BITS	28
+#define RTRS_IMM_PAYLOAD_MASK	((1U << RTRS_IMM_PAYLOAD_BITS) - 1)
+
+/* The server posts this many receives on the service connection */
+#define RTRS_SERVICE_QUEUE_DEPTH	512
+#define RTRS_MAX_PATHS		128
+/* The server refuses more connections per path than this */
+#define RTRS_MAX_CONNS		4096
+#define RTRS_MIN_CHUNK_SIZE	8192
+#define RTRS_HB_INTERVAL_MS	5000
+#define RTRS_HB_MISSED_MAX	5
+/* Session names are sent in a NAME_MAX (255) byte field, NUL included */
+#define RTRS_SESSNAME_SIZE	255
+
+/* The io response immediate: 9 bits of |errno|, 19 bits of chunk id */
+#define RTRS_IO_RSP_ID_BITS	19
+#define RTRS_IO_RSP_ID_MASK	((1U << RTRS_IO_RSP_ID_BITS) - 1)
+#define RTRS_IO_RSP_ERR_MASK	0x1FFU
+
+enum rtrs_msg_types {
+	RTRS_MSG_INFO_REQ,
+	RTRS_MSG_INFO_RSP,
+	RTRS_MSG_WRITE,
+	RTRS_MSG_READ,
+	RTRS_MSG_RKEY_RSP,
+};
+
+enum rtrs_msg_flags {
+	/* in rtrs_msg_rdma_read.flags: invalidate my rkey when done */
+	RTRS_MSG_NEED_INVAL_F = 1 << 0,
+	/* in rtrs_msg_conn_rsp.flags: chunk rkeys change, see rkey_rsp */
+	RTRS_MSG_NEW_RKEY_F = 1 << 1,
+};
+
+/* The top four bits of every immediate */
+enum rtrs_imm_type {
+	RTRS_IO_REQ_IMM       = 0,
+	RTRS_IO_RSP_IMM       = 1,
+	RTRS_IO_RSP_W_INV_IMM = 2,
+	RTRS_HB_MSG_IMM       = 8,
+	RTRS_HB_ACK_IMM       = 9,
+};
+
+/* Byte 44 of the connect request */
+#define RTRS_CONN_REQ_FIRST_CONN	0x01
+
+struct rtrs_sg_desc {
+	__le64	addr;
+	__le32	key;
+	__le32	len;
+};
+
+/* CM private data of rdma_connect(); 56 bytes is what every CM carries */
+struct rtrs_msg_conn_req {
+	/* the CM parses these two for AF_IB with an IP service id: keep 0 */
+	u8	__cma_version;
+	u8	__ip_version;
+	__le16	magic;
+	__le16	version;
+	__le16	cid;
+	__le16	cid_num;
+	__le16	recon_cnt;
+	uuid_t	sess_uuid;	/* the path, stable across its reconnects */
+	uuid_t	paths_uuid;	/* the session, shared by all its paths */
+	u8	flags;		/* RTRS_CONN_REQ_FIRST_CONN */
+	u8	reserved[11];
+};
+
+/* CM private data of the server's accept, or of its consumer reject */
+struct rtrs_msg_conn_rsp {
+	__le16	magic;
+	__le16	version;
+	__le16	errno;		/* 0, or a negative errno in 16 bits */
+	__le16	queue_depth;
+	__le32	max_io_size;
+	__le32	max_hdr_size;
+	__le32	flags;
+	u8	reserved[36];
+};
+
+struct rtrs_msg_info_req {
+	__le16	type;
+	u8	pathname[RTRS_SESSNAME_SIZE];
+	u8	reserved[15];
+};
+
+struct rtrs_msg_info_rsp {
+	__le16	type;
+	__le16	sg_cnt;
+	u8	reserved[4];
+	struct rtrs_sg_desc desc[];
+};
+
+struct rtrs_msg_rkey_rsp {
+	__le16	type;
+	__le16	buf_id;
+	__le32	rkey;
+};
+
+struct rtrs_msg_rdma_read {
+	__le16	type;
+	__le16	usr_len;
+	__le16	flags;
+	__le16	sg_cnt;
+	struct rtrs_sg_desc desc[];
+};
+
+struct rtrs_msg_rdma_write {
+	__le16	type;
+	__le16	usr_len;
+};
+
+static_assert(sizeof(struct rtrs_sg_desc) == 16);
+static_assert(sizeof(struct rtrs_msg_conn_req) == 56);
+static_assert(sizeof(struct rtrs_msg_conn_rsp) == 56);
+static_assert(sizeof(struct rtrs_msg_info_req) == 272);
+static_assert(sizeof(struct rtrs_msg_info_rsp) == 8);
+static_assert(sizeof(struct rtrs_msg_rkey_rsp) == 8);
+static_assert(sizeof(struct rtrs_msg_rdma_read) == 8);
+static_assert(sizeof(struct rtrs_msg_rdma_write) == 4);
+
+/* Limits a session works with, negotiated by the conn_rsp of connection 0 */
+struct rtrs_conn_params {
+	u16	queue_depth;	/* number of server chunks = permits */
+	u32	max_io_size;	/* data bytes per request */
+	u32	max_hdr_size;	/* user message + rtrs header bytes */
+	u32	chunk_size;	/* max_io_size + max_hdr_size */
+	u32	flags;		/* RTRS_MSG_NEW_RKEY_F */
+};
+
+/* One server chunk: where request @buf_id's message goes */
+struct rtrs_rbuf {
+	u64	addr;
+	u32	rkey;
+};
+
+/* ------------------------------------------------------------ immediates */
+
+static inline u32 rtrs_imm(u32 type, u32 payload)
+{
+	return (type << RTRS_IMM_PAYLOAD_BITS) | (payload & RTRS_IMM_PAYLOAD_MASK);
+}
+
+static inline u32 rtrs_imm_type(u32 imm)
+{
+	return imm >> RTRS_IMM_PAYLOAD_BITS;
+}
+
+static inline u32 rtrs_imm_payload(u32 imm)
+{
+	return imm & RTRS_IMM_PAYLOAD_MASK;
+}
+
+/* Bits needed to number @n items 0..n-1 (0 for n <= 1) */
+static inline u32 rtrs_bits_for(u32 n)
+{
+	return n > 1 ? fls(n - 1) : 0;
+}
+
+/* ---------------------------------------------------------- rtrs.c */
+
+int rtrs_check_limits(u32 queue_depth, u32 chunk_size);
+void rtrs_conn_req_init(struct rtrs_msg_conn_req *req, u16 cid, u16 cid_num,
+			u16 recon_cnt, const uuid_t *path_uuid,
+			const uuid_t *sess_uuid, bool first_conn);
+int rtrs_conn_rsp_parse(const void *data, size_t len,
+			struct rtrs_conn_params *p);
+int rtrs_conn_rej_errno(const void *data, size_t len);
+int rtrs_info_req_init(struct rtrs_msg_info_req *req, const char *sessname);
+int rtrs_info_rsp_parse(const void *data, size_t len,
+			const struct rtrs_conn_params *p,
+			struct rtrs_rbuf *rbufs);
+int rtrs_rkey_rsp_parse(const void *data, size_t len, u16 queue_depth,
+			u32 imm_buf_id, u32 *rkey);
+int rtrs_io_req_imm(u32 buf_id, u32 offset, const struct rtrs_conn_params *p,
+		    u32 *imm);
+int rtrs_io_rsp_parse(u32 payload, u16 queue_depth, u32 *buf_id, int *err);
+size_t rtrs_read_msg_init(struct rtrs_msg_rdma_read *msg, u16 usr_len,
+			  u64 addr, u32 key, u32 len);
+size_t rtrs_write_msg_init(struct rtrs_msg_rdma_write *msg, u16 usr_len);
+
+int rtrs_clt_addr_to_sockaddr(const char *str, size_t len, u16 port,
+			      struct rtrs_addr *addr);
+int rtrs_sessname_check(const char *name);
+
+/* Multipath policies, with the numbers the sysfs file shows */
+enum rtrs_mp_policy {
+	MP_POLICY_RR,
+	MP_POLICY_MIN_INFLIGHT,
+	MP_POLICY_MIN_LATENCY,
+};
+
+int rtrs_parse_mp_policy(const char *buf, size_t count,
+			 enum rtrs_mp_policy *policy);
+int rtrs_parse_max_reconnect_attempts(const char *buf, int *val);
+
+#endif /* RTRS_PROTO_H */
