@@ -11,7 +11,7 @@
 
 KVER ?= $(shell uname -r)
 KDIR ?= /lib/modules/$(KVER)/build
-BUILD = $(CURDIR)/build/$(KVER)
+BUILD ?= $(CURDIR)/build/$(KVER)
 SRCS := $(wildcard *.c *.h)
 # Everything checkpatch reads: our C sources and headers.
 LINT_FILES := $(SRCS) $(wildcard include/*.h tests/unit/*.c tests/unit/*.h)
