@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * rtrs-proto.h - the RTRS wire protocol, version 2.0, as the client sees it.
+ * The RTRS wire protocol, version 2.0, as the client sees it.
  *
  * Everything that crosses the wire is declared here: the CM private data of
  * connect and accept/reject, the control messages on the service connection,

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * rtrs.c - RTRS wire protocol encoders and validators (kernel and host).
+ * RTRS wire protocol encoders and validators (kernel and host).
  *
  * Everything in this file is pure computation on buffers: it builds the
  * messages the client sends and checks every message the server sends before

@@ -34,23 +34,23 @@
  */
 #undef errno
 
-typedef uint8_t u8;
-typedef uint16_t u16;
-typedef uint32_t u32;
-typedef uint64_t u64;
-typedef int8_t s8;
-typedef int16_t s16;
-typedef int32_t s32;
-typedef int64_t s64;
+typedef unsigned char u8;
+typedef unsigned short u16;
+typedef unsigned int u32;
+typedef unsigned long long u64;
+typedef signed char s8;
+typedef short s16;
+typedef int s32;
+typedef long long s64;
 
-typedef uint16_t __le16;
-typedef uint32_t __le32;
-typedef uint64_t __le64;
-typedef uint16_t __be16;
-typedef uint32_t __be32;
-typedef uint64_t __be64;
-typedef uint8_t __u8;
-typedef uint64_t __u64;
+typedef u16 __le16;
+typedef u32 __le32;
+typedef u64 __le64;
+typedef u16 __be16;
+typedef u32 __be32;
+typedef u64 __be64;
+typedef u8 __u8;
+typedef u64 __u64;
 
 #define cpu_to_le16(x)	((__le16)htole16(x))
 #define cpu_to_le32(x)	((__le32)htole32(x))
@@ -81,19 +81,25 @@ struct host_uuid {
 
 #define uuid_t struct host_uuid
 
-/* One- or two-argument static_assert, like the kernel's */
+/*
+ * One- or two-argument static_assert, like the kernel's: a false @expr
+ * declares an array of negative size.
+ */
 #undef static_assert
-#define static_assert(expr, ...)	host_static_assert(expr, ##__VA_ARGS__, #expr)
-#define host_static_assert(expr, msg, ...)	_Static_assert(expr, msg)
+#define static_assert(expr, ...)	\
+	extern int host_static_assert[(expr) ? 1 : -1]
 
 /* Exports mean nothing here; expand to a harmless declaration */
 #define EXPORT_SYMBOL(sym)	extern int host_export_##sym
-#define EXPORT_SYMBOL_GPL(sym)	extern int host_export_##sym
 
-#define min(a, b)	((a) < (b) ? (a) : (b))
-#define max(a, b)	((a) > (b) ? (a) : (b))
-#define min_t(t, a, b)	((t)(a) < (t)(b) ? (t)(a) : (t)(b))
-#define max_t(t, a, b)	((t)(a) > (t)(b) ? (t)(a) : (t)(b))
+static inline unsigned long long host_min_ull(unsigned long long a,
+					      unsigned long long b)
+{
+	return a < b ? a : b;
+}
+
+/* for the unsigned types rtrs.c uses it with */
+#define min_t(t, a, b)	((t)host_min_ull(a, b))
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 /* fls(): 1-based index of the most significant set bit, 0 for 0 */

@@ -175,9 +175,9 @@ static void test_io_rsp(void)
 	CHECK_EQ(rtrs_io_rsp_parse(1, 1, &id, &err), -EPROTO);
 	CHECK_EQ(rtrs_io_rsp_parse(0, 0, &id, &err), -EPROTO);
 	/* the whole immediate, as the server builds it */
-	CHECK_EQ(rtrs_io_rsp_parse(rtrs_imm_payload(
-			rtrs_imm(RTRS_IO_RSP_W_INV_IMM, (28U << 19) | 300)),
-			512, &id, &err), 0);
+	e = rtrs_imm(RTRS_IO_RSP_W_INV_IMM, (28U << 19) | 300);
+	CHECK_EQ(rtrs_imm_type(e), RTRS_IO_RSP_W_INV_IMM);
+	CHECK_EQ(rtrs_io_rsp_parse(rtrs_imm_payload(e), 512, &id, &err), 0);
 	CHECK_EQ(id, 300);
 	CHECK_EQ(err, -ENOSPC);
 

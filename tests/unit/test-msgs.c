@@ -60,7 +60,7 @@ void test_layout(void)
 	CHECK_EQ(OFF(rtrs_msg_rdma_write, usr_len), 2);
 
 	CHECK_EQ(sizeof(uuid_t), 16);
-	CHECK_EQ(_Alignof(uuid_t), 1);
+	CHECK_EQ(__alignof__(uuid_t), 1);
 
 	/* constants of the sheet, section 1.1/1.2 */
 	CHECK_EQ(RTRS_PROTO_VER, 0x0200);
