@@ -1,0 +1,93 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# lint.sh <files...>: the static checks of `make lint`.
+#
+#  1. For each target kernel (scripts/kernels.sh): a clean W=1 C=2 build (gcc extra
+#     warnings, kernel-doc, sparse on every file) in build/lint-<kver>/, apart from the
+#     test builds. Any warning or error line in its output is a finding (the harmless
+#     "Skipping BTF generation" note of out-of-tree builds is ignored).
+#  2. checkpatch.pl --strict --no-tree -f on every file given (from the 6.12 linux-source
+#     package, see scripts/linux-source.sh). Every ERROR, WARNING and CHECK is a finding.
+#
+# Prints the findings and a short summary; exits 1 if there is any finding.
+set -uo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top" || exit 2
+[ $# -gt 0 ] || { echo "usage: scripts/lint.sh <files...>" >&2; exit 2; }
+
+findings=0
+summary=()
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# Lines of a kernel build log that are findings
+build_findings() {
+	grep -v 'Skipping BTF generation' "$1" |
+		grep -Ei 'warning|error|\*\*\*|undefined!|not found' || true
+}
+
+# --- 1. builds ---------------------------------------------------------------------------
+if ! command -v sparse >/dev/null; then
+	echo "lint: sparse is not installed (apt-get install sparse)"
+	summary+=("sparse: MISSING")
+	findings=$((findings + 1))
+fi
+
+kvers=$(scripts/kernels.sh)
+[ -n "$kvers" ] || { echo "lint: no target kernel found (scripts/kernels.sh)"; exit 2; }
+for kver in $kvers; do
+	dir=$top/build/lint-$kver
+	log=$tmp/build-$kver.log
+	rm -rf "$dir"
+	make --no-print-directory BUILD="$dir" KVER="$kver" W=1 C=2 >"$log" 2>&1
+	rc=$?
+	found=$(build_findings "$log" | sed "s|$dir/||g")
+	n=0
+	[ -z "$found" ] || n=$(printf '%s\n' "$found" | wc -l)
+	if [ $rc -ne 0 ] && [ "$n" -eq 0 ]; then
+		found="make exited with $rc (last lines of the log follow)"$'\n'$(tail -n 5 "$log")
+		n=1
+	fi
+	if [ "$n" -gt 0 ]; then
+		echo "=== build $kver (W=1 C=2): $n finding(s)"
+		printf '%s\n' "$found"
+		summary+=("build $kver: $n finding(s)")
+	else
+		summary+=("build $kver: clean")
+	fi
+	findings=$((findings + n))
+done
+
+# --- 2. checkpatch -----------------------------------------------------------------------
+src=$(scripts/linux-source.sh 6.12) || { echo "lint: no linux-source 6.12"; exit 2; }
+cp_pl=$src/scripts/checkpatch.pl
+[ -r "$cp_pl" ] || { echo "lint: $cp_pl missing"; exit 2; }
+
+cp_total=0
+cp_files=0
+for f in "$@"; do
+	[ -f "$f" ] || continue
+	cp_files=$((cp_files + 1))
+	# run outside the git tree: checkpatch leaves a CamelCase cache file in a git cwd
+	out=$(cd "$tmp" && perl "$cp_pl" --strict --no-tree -f --terse --show-types \
+		--no-summary "$top/$f" 2>&1)
+	found=$(printf '%s\n' "$out" | grep -E ': (ERROR|WARNING|CHECK):' |
+		sed "s|$top/||")
+	[ -n "$found" ] || continue
+	n=$(printf '%s\n' "$found" | wc -l)
+	echo "=== checkpatch $f: $n finding(s)"
+	printf '%s\n' "$found"
+	cp_total=$((cp_total + n))
+done
+summary+=("checkpatch --strict: $cp_files file(s), $cp_total finding(s)")
+findings=$((findings + cp_total))
+
+echo "=== lint summary"
+printf '  %s\n' "${summary[@]}"
+if [ $findings -gt 0 ]; then
+	echo "lint: FAILED, $findings finding(s)"
+	exit 1
+fi
+echo "lint: OK"
