@@ -1,0 +1,47 @@
+#!/bin/bash
+# agent.sh: the test bed's guest agent (runs as root in the chroot, started by boot.sh).
+# Brings up the data links and rxe devices, writes $BED_SHARE/ready, then serves the
+# control channel: the host drops <id>.cmd files (first line "# timeout=<s>") into
+# $BED_SHARE/mbox/; each runs in the background as `timeout <s> bash <id>.run` with lib.sh
+# sourced, output in <id>.out, exit status in <id>.rc (written last, atomically).
+# $BED_SHARE/heartbeat is rewritten every ~2 s so the host can see a hung guest.
+set -u
+. "$BED_REPO/tests/vm/guest/lib.sh"
+S=$BED_SHARE; MB=$S/mbox; mkdir -p "$MB"
+hostname "$BED_ROLE"
+bed_log "agent up: kernel $(uname -r) repo $BED_REPO"
+# An oops must end the VM at once (the host sees QEMU exit and the console keeps the oops).
+sysctl -qw kernel.panic_on_oops=1
+if out=$(bed_net_up 2>&1); then
+	echo "$out"
+	echo "ready uptime=$(bed_t)" > "$S/ready.tmp"
+else
+	echo "$out"
+	echo "FAIL network/rxe setup: $(echo "$out" | tail -3 | tr '\n' ' ')" > "$S/ready.tmp"
+fi
+mv "$S/ready.tmp" "$S/ready"
+bed_log "$(cat "$S/ready")"
+
+run_one() { # <id>
+	local id=$1 t
+	t=$(sed -n '1s/^# timeout=\([0-9]*\).*/\1/p' "$MB/$id.run"); t=${t:-60}
+	(cd /tmp && timeout -k 5 "$t" bash -c '. "$BED_REPO/tests/vm/guest/lib.sh"; . "$1"' bed "$MB/$id.run") \
+		> "$MB/$id.out" 2>&1 < /dev/null
+	echo $? > "$MB/$id.rc.tmp"
+	mv "$MB/$id.rc.tmp" "$MB/$id.rc"
+}
+last=0
+while :; do
+	now=$SECONDS
+	if [ $((now - last)) -ge 2 ]; then echo "$now" > "$S/heartbeat"; last=$now; fi
+	for f in "$MB"/*.cmd; do
+		[ -e "$f" ] || continue
+		id=${f##*/}; id=${id%.cmd}
+		mv "$f" "$MB/$id.run" || continue
+		run_one "$id" &
+	done
+	[ -e "$S/poweroff" ] && break
+	sleep 0.2
+done
+bed_log "agent: poweroff requested"
+sync

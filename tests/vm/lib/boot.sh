@@ -1,0 +1,145 @@
+# boot.sh: boot and stop the two-VM bed (sourced by tests/vm/run-suite.sh and tests/demo.sh
+# after bed.sh). Not a standalone script.
+#
+#   bed_boot       start server VM (listens on two 127.0.0.1 TCP ports, one per data link),
+#                  then client VM (connects), a watchdog per VM, wait for both agents, load
+#                  null_blk + upstream rtrs/rnbd server, check both links (IPv4 + IPv6).
+#   bed_shutdown   ask the agents to power off, then kill what is left.
+# Needs: BED_REPO BED_DIR SERVER_KVER CLIENT_KVER. Knobs: BED_BOOT_TIMEOUT (300),
+# BED_HANG_S (120: no heartbeat for that long = hung guest), BED_VM_MAX_S (5400),
+# SERVER_SMP (1) CLIENT_SMP (2) BED_MEM (2G).
+
+# Console lines that mean the guest is gone: the VM is killed at once.
+BED_FATAL='Kernel panic|Oops|general protection fault|kernel BUG at|BUG: unable to handle|BUG: soft lockup|double fault|BED-GUEST-EXIT'
+
+_bed_free_ports() { # print two free TCP ports on 127.0.0.1
+	python3 -c 'import socket
+ss=[socket.socket() for _ in range(2)]
+[s.bind(("127.0.0.1",0)) for s in ss]
+print(" ".join(str(s.getsockname()[1]) for s in ss))'
+}
+
+_bed_start_vm() { # <vm> <kver> <smp> <idx> <listen|connect> <port0> <port1>
+	local vm=$1 kv=$2 smp=$3 idx=$4 mode=$5 p0=$6 p1=$7 d img
+	d=$BED_DIR/$vm; mkdir -p "$d/share/mbox"
+	img=$("$BED_REPO/tests/vm/lib/initramfs.sh" "$kv") || return 1
+	local ours_ko=${BED_OURS_BUILD:-$BED_REPO/build}/$CLIENT_KVER/rtrs-client.ko
+	{
+		echo '#!/bin/bash'
+		echo 'export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root TERM=dumb LANG=C'
+		printf 'export BED_ROLE=%q BED_IDX=%q BED_REPO=%q BED_SHARE=/tmp/bed BED_KVER=%q\n' "$vm" "$idx" "$BED_REPO" "$kv"
+		printf 'export BED_PEER_UP=%q BED_OURS_KO=%q BED_OURS_RNBD=%q\n' \
+			"$BED_REPO/.cache/peer/$kv/upstream" "$ours_ko" "$BED_REPO/.cache/peer/$kv/rnbd-ours/rnbd-client.ko"
+		printf 'exec /bin/bash %q\n' "$BED_REPO/tests/vm/guest/agent.sh"
+	} > "$d/share/boot.sh"
+	local net=() l p
+	for l in 0 1; do
+		p=$p0; [ $l = 1 ] && p=$p1
+		net+=(-netdev "socket,id=link$l,$mode=127.0.0.1:$p"
+		      -device "virtio-net-pci,netdev=link$l,mac=52:54:00:18:0$l:0$idx")
+	done
+	local q=(qemu-system-x86_64 -name "rtrs-bed-$vm" -machine q35 -accel tcg,thread=multi -cpu max
+		-m "${BED_MEM:-2G}" -smp "$smp" -display none -monitor none -no-reboot -nodefaults
+		-serial "file:$d/console.log"
+		-kernel "/boot/vmlinuz-$kv" -initrd "$img"
+		-append "console=ttyS0 panic=-1 loglevel=5 log_buf_len=4M rcupdate.rcu_cpu_stall_timeout=60"
+		-fsdev local,id=hostroot,path=/,security_model=none,readonly=on,multidevs=remap
+		-device virtio-9p-pci,fsdev=hostroot,mount_tag=hostroot
+		-fsdev "local,id=bed,path=$d/share,security_model=none,multidevs=remap"
+		-device virtio-9p-pci,fsdev=bed,mount_tag=bed
+		-device virtio-rng-pci
+		"${net[@]}"
+		-qmp "unix:$BED_SOCK/$vm.qmp,server=on,wait=off")
+	printf '%q ' "${q[@]}" > "$d/qemu.cmd"; echo >> "$d/qemu.cmd"
+	rm -f "$d/dead" "$d/stopping" "$d/share/ready" "$d/share/heartbeat"
+	: > "$d/console.log"
+	# timeout: a last-resort bound should this script itself be killed without cleanup
+	timeout -k 10 "${BED_VM_MAX_S:-5400}" "${q[@]}" < /dev/null > "$d/qemu.log" 2>&1 &
+	echo $! > "$d/qemu.pid"
+	_bed_watchdog "$vm" &
+	echo $! > "$d/watchdog.pid"
+	echo "[$(bed_ts)] booting $vm: kernel $kv, $smp vCPU, links $mode 127.0.0.1:$p0/$p1" >&2
+}
+
+_bed_watchdog() { # <vm>: declare the VM dead (and kill it) on fatal console output, QEMU exit, or hang
+	local vm=$1 d=$BED_DIR/$1 pid why="" hb age
+	pid=$(cat "$d/qemu.pid")
+	while :; do
+		[ -e "$d/stopping" ] && break
+		if ! kill -0 "$pid" 2>/dev/null; then
+			[ -e "$d/stopping" ] || why="QEMU exited: $(tail -n 2 "$d/qemu.log" | tr '\n' ' ')"
+			break
+		fi
+		if hb=$(grep -a -m1 -E "$BED_FATAL" "$d/console.log"); then
+			why="console: $hb"; break
+		fi
+		if [ -e "$d/share/heartbeat" ] && [ ! -e "$d/stopping" ]; then
+			age=$(( $(date +%s) - $(stat -c %Y "$d/share/heartbeat") ))
+			[ "$age" -gt "${BED_HANG_S:-120}" ] && { why="hung: no agent heartbeat for ${age}s"; break; }
+		fi
+		sleep 1
+	done
+	if [ -n "$why" ]; then
+		echo "$why" > "$d/dead.tmp"; mv "$d/dead.tmp" "$d/dead"
+		echo "[$(bed_ts)] WATCHDOG: $vm declared dead: $why" >&2
+		sleep 2   # let the console flush the rest of the oops
+		kill "$pid" 2>/dev/null
+	fi
+}
+
+_bed_wait_ready() { # <vm> <deadline>
+	local vm=$1 dl=$2 f=$BED_DIR/$1/share/ready
+	while [ ! -e "$f" ]; do
+		vm_alive "$vm" || { echo "$vm died while booting: $(vm_dead_reason "$vm")" >&2; return 1; }
+		[ "$(date +%s)" -gt "$dl" ] && { echo "$vm: agent not ready after ${BED_BOOT_TIMEOUT:-300}s" >&2; return 1; }
+		sleep 0.5
+	done
+	grep -q '^ready' "$f" || { echo "$vm: $(cat "$f")" >&2; return 1; }
+}
+
+bed_boot() {
+	local ports p0 p1 t0 dl i
+	t0=$(date +%s)
+	BED_SOCK=$(mktemp -d /tmp/rtrs-bed.XXXXXX); export BED_SOCK
+	mkdir -p "$BED_DIR"
+	ports=$(_bed_free_ports) || return 1
+	read -r p0 p1 <<< "$ports"
+	_bed_start_vm server "$SERVER_KVER" "${SERVER_SMP:-1}" 1 listen "$p0" "$p1" || return 1
+	for i in $(seq 100); do   # QEMU listens before it boots the guest; the client must connect after
+		ss -Hltn "( sport = :$p0 or sport = :$p1 )" 2>/dev/null | grep -c LISTEN | grep -qx 2 && break
+		vm_alive server || { echo "server QEMU died: $(cat "$BED_DIR/server/qemu.log")" >&2; return 1; }
+		sleep 0.1
+	done
+	_bed_start_vm client "$CLIENT_KVER" "${CLIENT_SMP:-2}" 2 connect "$p0" "$p1" || return 1
+	dl=$(( t0 + ${BED_BOOT_TIMEOUT:-300} ))
+	_bed_wait_ready server "$dl" && _bed_wait_ready client "$dl" || return 1
+	BED_BOOT_S=$(( $(date +%s) - t0 ))
+	echo "[$(bed_ts)] both agents ready after ${BED_BOOT_S}s" >&2
+	vm_run server 180 bed_server_up > "$BED_DIR/server-setup.log" 2>&1 ||
+		{ cat "$BED_DIR/server-setup.log" >&2; echo "server setup failed" >&2; return 1; }
+	# both links, both address families; frames may need a moment after boot
+	vm_run client 120 'for a in 198.18.0.1 198.18.1.1 fd18:0::1 fd18:1::1; do
+		wait_for 60 ping -c1 -W2 $a >/dev/null || { echo "no reply from $a"; exit 1; }; done; echo links ok' \
+		> "$BED_DIR/link-check.log" 2>&1 ||
+		{ cat "$BED_DIR/link-check.log" >&2; echo "link check failed" >&2; return 1; }
+	BED_SETUP_S=$(( $(date +%s) - t0 ))
+	echo "[$(bed_ts)] bed up after ${BED_SETUP_S}s (server modules loaded, links checked)" >&2
+}
+
+bed_shutdown() {
+	local vm d pid i
+	for vm in $BED_VMS; do
+		d=$BED_DIR/$vm; [ -e "$d/qemu.pid" ] || continue
+		touch "$d/stopping"; touch "$d/share/poweroff" 2>/dev/null
+	done
+	for vm in $BED_VMS; do
+		d=$BED_DIR/$vm; [ -e "$d/qemu.pid" ] || continue
+		pid=$(cat "$d/qemu.pid")
+		for i in $(seq 60); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
+		kill "$pid" 2>/dev/null
+		[ -e "$d/watchdog.pid" ] && kill "$(cat "$d/watchdog.pid")" 2>/dev/null
+		wait "$pid" 2>/dev/null
+	done
+	[ -n "${BED_SOCK:-}" ] && rm -rf "$BED_SOCK"
+	return 0
+}

@@ -1,0 +1,146 @@
+#!/bin/bash
+# run-suite.sh <suite> [case...]: boot the two-VM bed once for a suite (tests/vm/suites/
+# <suite>.sh) and run its test cases (tests/vm/cases/<case>.sh) one after the other.
+#
+# Env overrides: SERVER_KVER CLIENT_KVER (versions) or SERVER_SERIES CLIENT_SERIES (6.1|6.12),
+#   CLIENT_STACK (upstream|ours), CASES, RUN_ID (results/<RUN_ID>/<suite>), CI=true (quiet),
+#   BED_OURS_BUILD (dir holding <kver>/rtrs-client.ko, default <repo>/build).
+# Output: one line per case "PASS|FAIL <suite>/<case> <secs>s [reason]", also written to
+#   results/<RUN_ID>/<suite>/results.txt. Exit 0 when all passed.
+set -u
+HERE=$(cd "$(dirname "$0")" && pwd)
+export BED_REPO=$(cd "$HERE/../.." && pwd)
+suite=${1:?usage: run-suite.sh <suite> [case...]}; shift
+sfile=$HERE/suites/$suite.sh
+[ -r "$sfile" ] || { echo "run-suite: no suite $sfile (have: $(cd "$HERE/suites" && ls | sed 's/\.sh$//' | tr '\n' ' '))" >&2; exit 2; }
+# The suite file sets defaults; the environment wins.
+_env_cases=${CASES:-}; _env_stack=${CLIENT_STACK:-}
+_env_ss=${SERVER_SERIES:-}; _env_cs=${CLIENT_SERIES:-}
+. "$sfile"
+[ -n "$_env_cases" ] && CASES=$_env_cases
+[ -n "$_env_stack" ] && CLIENT_STACK=$_env_stack
+[ -n "$_env_ss" ] && SERVER_SERIES=$_env_ss
+[ -n "$_env_cs" ] && CLIENT_SERIES=$_env_cs
+[ $# -gt 0 ] && CASES="$*"
+SERVER_KVER=${SERVER_KVER:-$("$BED_REPO/scripts/kernels.sh" "$SERVER_SERIES")}
+CLIENT_KVER=${CLIENT_KVER:-$("$BED_REPO/scripts/kernels.sh" "$CLIENT_SERIES")}
+[ -n "$SERVER_KVER" ] && [ -n "$CLIENT_KVER" ] || { echo "run-suite: kernels not installed" >&2; exit 2; }
+export SERVER_KVER CLIENT_KVER CLIENT_STACK BED_SUITE=$suite
+RUN_ID=${RUN_ID:-$(date +%Y%m%d-%H%M%S)-$$}
+export BED_DIR=$BED_REPO/results/$RUN_ID/$suite
+mkdir -p "$BED_DIR/cases"
+. "$BED_REPO/tests/vm/lib/bed.sh"
+. "$BED_REPO/tests/vm/lib/boot.sh"
+quiet() { [ "${CI:-}" = true ]; }
+say() { quiet || echo "$@" >&2; }
+RES=$BED_DIR/results.txt; : > "$RES"
+result() { echo "$*" | tee -a "$RES"; }
+
+# Kernel log lines that fail the test case they appear in.
+BED_BAD='BUG:|WARNING:|Oops|general protection|KASAN|kmemleak|lockdep|possible recursive locking|circular locking dependency|RCU|rcu_sched|\<stall|list_add corruption|list_del corruption|refcount_t|hung_task|blocked for more than|Kernel panic'
+
+for c in $CASES; do
+	[ -r "$HERE/cases/$c.sh" ] || { echo "run-suite: no case tests/vm/cases/$c.sh" >&2; exit 2; }
+done
+for k in "$SERVER_KVER" "$CLIENT_KVER"; do
+	[ -e "$BED_REPO/.cache/peer/$k/upstream/rnbd/rnbd-server.ko" ] ||
+		{ echo "run-suite: no upstream peer modules for $k: run tests/peer/build-peer.sh $k" >&2; exit 2; }
+done
+
+cleanup() { bed_shutdown; }
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+say "suite $suite: server $SERVER_KVER, client $CLIENT_KVER ($CLIENT_STACK stack), cases: $CASES"
+say "artifacts: $BED_DIR"
+T_SUITE=$(date +%s)
+if ! bed_boot 2> >(tee "$BED_DIR/boot.log" >&2); then
+	sleep 1
+	for c in $CASES; do result "FAIL $suite/$c 0s bed did not come up (see $BED_DIR/boot.log, */console.log)"; done
+	exit 1
+fi
+
+_bed_any_dead() { local vm; for vm in $BED_VMS; do vm_alive "$vm" || { echo "$vm dead: $(vm_dead_reason "$vm")"; return 0; }; done; return 1; }
+
+# Bring the bed back to its baseline after a case: links on, no netem, client stack
+# unloaded, server modules loaded with default parameters. Prints problems.
+bed_reset() {
+	local out rc=0
+	link_set link0 on 2>/dev/null; link_set link1 on 2>/dev/null
+	vm_run server 30 'for l in eth0 eth1; do tc qdisc del dev $l root 2>/dev/null; done; true' >/dev/null 2>&1
+	out=$(vm_run client 300 bed_client_down 2>&1) || { echo "client cleanup failed: $out"; rc=1; }
+	if [ -s "$BED_DIR/server/share/.params" ] || ! vm_run server 10 'lsmod | grep -q ^rnbd_server' >/dev/null 2>&1; then
+		out=$(vm_run server 300 'bed_server_reload' 2>&1) || { echo "server reload failed: $out"; rc=1; }
+	fi
+	return $rc
+}
+
+n=0; npass=0; nfail=0
+for c in $CASES; do
+	n=$((n + 1))
+	cdir=$BED_DIR/cases/$(printf %02d $n)-$c; mkdir -p "$cdir"
+	t0=$(date +%s)
+	if dead=$(_bed_any_dead); then
+		result "FAIL $suite/$c 0s not run: $dead"; nfail=$((nfail + 1)); continue
+	fi
+	tag="rtrs-bed: BEGIN $suite/$c #$n"
+	declare -A coff=()
+	for vm in $BED_VMS; do
+		coff[$vm]=$(stat -c %s "$BED_DIR/$vm/console.log")
+		vm_run "$vm" 30 "echo '$tag' > /dev/kmsg" >/dev/null 2>&1
+	done
+	ct=$(sed -n 's/^CASE_TIMEOUT=\([0-9]*\).*/\1/p' "$HERE/cases/$c.sh" | head -n 1); ct=${ct:-600}
+	say "=== $suite/$c (timeout ${ct}s)"
+	export BED_CASE_DIR=$cdir
+	: > "$cdir/log.txt"
+	# own session, so a case stuck on a dead VM can be killed with everything it started
+	setsid timeout -k 10 "$ct" "$HERE/lib/run-case.sh" "$HERE/cases/$c.sh" > "$cdir/log.txt" 2>&1 &
+	cpid=$!
+	quiet || tail -n +1 -f --pid="$cpid" "$cdir/log.txt" >&2 &
+	why=""
+	while kill -0 "$cpid" 2>/dev/null; do
+		if dead=$(_bed_any_dead); then
+			why="$dead"; sleep 2
+			kill -TERM -- "-$cpid" 2>/dev/null
+			break
+		fi
+		sleep 1
+	done
+	wait "$cpid"; rc=$?
+	[ "$rc" = 124 ] && why="case timed out after ${ct}s"
+	# kernel logs of this case from both guests: dmesg since the marker, or the console if dead
+	probs=""
+	for vm in $BED_VMS; do
+		tail -c +"$(( ${coff[$vm]} + 1 ))" "$BED_DIR/$vm/console.log" > "$cdir/console-$vm.txt"
+		if vm_alive "$vm" && vm_run "$vm" 60 dmesg > "$cdir/dmesg-$vm.all" 2>/dev/null; then
+			awk -v t="$tag" 'index($0, t) {p=1} p' "$cdir/dmesg-$vm.all" > "$cdir/dmesg-$vm.txt"
+			rm -f "$cdir/dmesg-$vm.all"; src=$cdir/dmesg-$vm.txt
+		else
+			src=$cdir/console-$vm.txt
+		fi
+		hits=$(grep -a -v 'rtrs-bed:' "$src" | grep -a -E "$BED_BAD")
+		[ -n "$hits" ] && probs+="--- $vm kernel log:"$'\n'"$hits"$'\n'
+	done
+	if [ -n "$probs" ]; then
+		echo "$probs" > "$cdir/kernel-problems.txt"
+		echo "$probs" | head -n 40 >&2
+	fi
+	# back to baseline for the next case (failures here fail this case: it left a mess)
+	if ! _bed_any_dead >/dev/null; then
+		resetmsg=$(bed_reset 2>&1) || why="${why:+$why; }cleanup after the case failed: $(echo "$resetmsg" | tail -n 3 | tr '\n' ' ')"
+		echo "$resetmsg" > "$cdir/reset.txt"
+	fi
+	[ -z "$why" ] && dead=$(_bed_any_dead) && why=$dead
+	secs=$(( $(date +%s) - t0 ))
+	if [ "$rc" = 0 ] && [ -z "$probs" ] && [ -z "$why" ]; then
+		result "PASS $suite/$c ${secs}s"; npass=$((npass + 1))
+	else
+		r=${why:-rc=$rc}
+		[ -n "$probs" ] && r="$r; kernel log problems (kernel-problems.txt)"
+		[ "$rc" != 0 ] && [ -n "$why" ] && r="rc=$rc; $r"
+		[ "$rc" != 0 ] && r="$r; last: $(grep -a 'FAIL:' "$cdir/log.txt" | tail -n 1 | cut -c1-160)"
+		result "FAIL $suite/$c ${secs}s $r (artifacts: ${cdir#$BED_REPO/})"; nfail=$((nfail + 1))
+	fi
+done
+say "suite $suite: $npass passed, $nfail failed, boot ${BED_BOOT_S}s, total $(( $(date +%s) - T_SUITE ))s"
+echo "boot_s=$BED_BOOT_S setup_s=$BED_SETUP_S total_s=$(( $(date +%s) - T_SUITE ))" > "$BED_DIR/timing.txt"
+[ "$nfail" = 0 ]

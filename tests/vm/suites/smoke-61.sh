@@ -1,0 +1,5 @@
+# Suite: bed smoke test only (boot, links, server modules), 6.1 <-> 6.1.
+SERVER_SERIES=6.1
+CLIENT_SERIES=6.1
+CLIENT_STACK=upstream
+CASES="bed-smoke"
