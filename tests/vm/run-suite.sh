@@ -53,7 +53,8 @@ trap 'exit 130' INT TERM
 say "suite $suite: server $SERVER_KVER, client $CLIENT_KVER ($CLIENT_STACK stack), cases: $CASES"
 say "artifacts: $BED_DIR"
 T_SUITE=$(date +%s)
-if ! bed_boot 2> >(tee "$BED_DIR/boot.log" >&2); then
+if quiet; then bed_boot 2> "$BED_DIR/boot.log"; else bed_boot 2> >(tee "$BED_DIR/boot.log" >&2); fi
+if [ -z "${BED_SETUP_S:-}" ]; then
 	sleep 1
 	for c in $CASES; do result "FAIL $suite/$c 0s bed did not come up (see $BED_DIR/boot.log, */console.log)"; done
 	exit 1

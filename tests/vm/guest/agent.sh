@@ -3,7 +3,7 @@
 # Brings up the data links and rxe devices, writes $BED_SHARE/ready, then serves the
 # control channel: the host drops <id>.cmd files (first line "# timeout=<s>") into
 # $BED_SHARE/mbox/; each runs in the background as `timeout <s> bash <id>.run` with lib.sh
-# sourced, output in <id>.out, exit status in <id>.rc (written last, atomically).
+# sourced, stdout in <id>.out, stderr in <id>.err, exit status in <id>.rc (written last, atomically).
 # $BED_SHARE/heartbeat is rewritten every ~2 s so the host can see a hung guest.
 set -u
 . "$BED_REPO/tests/vm/guest/lib.sh"
@@ -26,7 +26,7 @@ run_one() { # <id>
 	local id=$1 t
 	t=$(sed -n '1s/^# timeout=\([0-9]*\).*/\1/p' "$MB/$id.run"); t=${t:-60}
 	(cd /tmp && timeout -k 5 "$t" bash -c '. "$BED_REPO/tests/vm/guest/lib.sh"; . "$1"' bed "$MB/$id.run") \
-		> "$MB/$id.out" 2>&1 < /dev/null
+		> "$MB/$id.out" 2> "$MB/$id.err" < /dev/null
 	echo $? > "$MB/$id.rc.tmp"
 	mv "$MB/$id.rc.tmp" "$MB/$id.rc"
 }

@@ -9,7 +9,8 @@
 #
 # API for test cases (see tests/README.md):
 #   vm_run <vm> <timeout_s> <command...>   run a shell command in the guest (lib.sh helpers
-#                                          available), print its output, return its rc
+#                                          available), print its stdout (stderr to stderr),
+#                                          return its rc
 #                                          (124 timeout, 125 VM dead)
 #   vm_spawn <vm> <timeout_s> <command...> same, in the background: prints an id
 #   vm_wait <vm> <id>                      wait for a spawned command: output + rc
@@ -55,18 +56,18 @@ vm_wait() { # <vm> <id>
 	dl=$(cat "$mb/$id.deadline" 2>/dev/null || echo 0)
 	while [ ! -e "$mb/$id.rc" ]; do
 		if ! vm_alive "$vm"; then
-			cat "$mb/$id.out" 2>/dev/null
+			cat "$mb/$id.out" 2>/dev/null; cat "$mb/$id.err" >&2 2>/dev/null
 			echo "vm_run: $vm is dead: $(vm_dead_reason "$vm")" >&2
 			return 125
 		fi
 		if [ "$(_bed_now)" -gt "$dl" ]; then
-			cat "$mb/$id.out" 2>/dev/null
+			cat "$mb/$id.out" 2>/dev/null; cat "$mb/$id.err" >&2 2>/dev/null
 			echo "vm_run: $vm: no answer to $id in time (command hung in the guest?)" >&2
 			return 124
 		fi
 		sleep 0.2
 	done
-	cat "$mb/$id.out"
+	cat "$mb/$id.out"; cat "$mb/$id.err" >&2
 	return "$(cat "$mb/$id.rc")"
 }
 vm_run() { # <vm> <timeout_s> <command...>

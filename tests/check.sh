@@ -1,0 +1,89 @@
+#!/bin/bash
+# check.sh: the project's whole test run (`make check`, CI runs it through .ci/run).
+# setup -> build our module for both kernels -> peer modules -> make lint -> make unit ->
+# tests/host/*.sh -> VM suites (two-VM bed, tests/vm/). Every step is one test; every VM
+# test case is one test. Ends with exactly one line "N passed, N failed"; exit 1 on any failure.
+#
+# Options:
+#   --suite <name>   run only this VM suite (repeatable; tests/vm/suites/<name>.sh)
+#   --case <name>    run only this VM case in the chosen suites (repeatable)
+#   --no-vm          skip the VM suites          --vm-only   only builds + VM suites
+#   --debug          chatty: stream every VM case log to the terminal
+# Env: CI=true (quiet), CHECK_SUITES="suite ..." (default: upstream-61 upstream-612).
+# Logs: results/<run-id>/check/*.log, VM artifacts in results/<run-id>/<suite>/.
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+suites=(); cases=(); novm=0; vmonly=0; debug=0
+while [ $# -gt 0 ]; do
+	case $1 in
+	--suite) suites+=("$2"); shift ;;
+	--case) cases+=("$2"); shift ;;
+	--no-vm) novm=1 ;;
+	--vm-only) vmonly=1 ;;
+	--debug) debug=1 ;;
+	-h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+	*) echo "check.sh: unknown option $1" >&2; exit 2 ;;
+	esac
+	shift
+done
+[ ${#suites[@]} -eq 0 ] && read -r -a suites <<< "${CHECK_SUITES:-upstream-61 upstream-612}"
+export RUN_ID=${RUN_ID:-$(date +%Y%m%d-%H%M%S)-check}
+logs=$top/results/$RUN_ID/check; mkdir -p "$logs"
+quiet() { [ "${CI:-}" = true ] && [ $debug = 0 ]; }
+pass=0; failed=0; failures=()
+T0=$(date +%s)
+el() { echo $(( $(date +%s) - $1 )); }
+ok() { pass=$((pass + 1)); echo "PASS $*"; }
+ko() { failed=$((failed + 1)); failures+=("$*"); echo "FAIL $*"; }
+# t <name> <command...>: one test = one command; its output goes to a log file.
+t() {
+	local name=$1 log s; shift
+	log=$logs/$(echo "$name" | tr ' /' '__').log; s=$(date +%s)
+	quiet || echo "... $name" >&2
+	if "$@" > "$log" 2>&1; then ok "$name ($(el $s)s)"
+	else ko "$name ($(el $s)s): see ${log#$top/}"; quiet || tail -n 15 "$log" | sed 's/^/    /' >&2
+	fi
+}
+
+t "setup" scripts/setup.sh
+mapfile -t kvers < <(scripts/kernels.sh)
+[ ${#kvers[@]} -ge 2 ] || ko "kernels: expected a 6.1 and a 6.12 kernel with headers, found: ${kvers[*]:-none}"
+for k in "${kvers[@]}"; do t "build rtrs-client.ko $k" make -s KVER="$k"; done
+for k in "${kvers[@]}"; do
+	t "peer upstream rtrs/rnbd $k" env PEER_ONLY=upstream tests/peer/build-peer.sh "$k"
+	t "peer rnbd-client on our rtrs.h $k" env PEER_ONLY=ours tests/peer/build-peer.sh "$k"
+done
+if [ $vmonly = 0 ]; then
+	t "make lint" make -s lint
+	t "make unit" make -s unit
+	for h in tests/host/*.sh; do
+		[ -e "$h" ] && t "host ${h#tests/host/}" bash "$h"
+	done
+fi
+if [ $novm = 0 ]; then
+	for s in "${suites[@]}"; do
+		s0=$(date +%s)
+		quiet || echo "... VM suite $s" >&2
+		slog=$logs/suite-$s.log
+		if [ $debug = 1 ]; then
+			CI= tests/vm/run-suite.sh "$s" "${cases[@]}" 2> >(tee "$slog" >&2) | grep -E '^(PASS|FAIL) ' > "$slog.res"
+		else
+			CI=true tests/vm/run-suite.sh "$s" "${cases[@]}" 2> "$slog" | grep -E '^(PASS|FAIL) ' > "$slog.res"
+		fi
+		src=${PIPESTATUS[0]}
+		while read -r verdict rest; do
+			if [ "$verdict" = PASS ]; then ok "vm $rest"; else ko "vm $rest"; fi
+		done < "$slog.res"
+		if [ ! -s "$slog.res" ] || { [ "$src" != 0 ] && ! grep -q '^FAIL' "$slog.res"; }; then
+			ko "vm suite $s: runner failed (rc=$src): $(tail -n 3 "$slog" | tr '\n' ' ')"
+		fi
+		quiet || echo "    suite $s took $(el $s0)s" >&2
+	done
+fi
+echo "total $(el $T0)s, logs in ${logs#$top/}/" >&2
+if [ $failed -gt 0 ] && ! quiet; then
+	echo "failures:" >&2; printf '  %s\n' "${failures[@]}" >&2
+fi
+echo "$pass passed, $failed failed"
+[ $failed = 0 ]
