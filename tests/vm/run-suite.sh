@@ -138,7 +138,8 @@ for c in $CASES; do
 		r=${why:-rc=$rc}
 		[ -n "$probs" ] && r="$r; kernel log problems (kernel-problems.txt)"
 		[ "$rc" != 0 ] && [ -n "$why" ] && r="rc=$rc; $r"
-		[ "$rc" != 0 ] && r="$r; last: $(grep -a 'FAIL:' "$cdir/log.txt" | tail -n 1 | cut -c1-160)"
+		last=$(grep -a 'FAIL:' "$cdir/log.txt" | tail -n 1 | cut -c1-160)
+		[ -n "$last" ] && r="$r; last: $last"
 		result "FAIL $suite/$c ${secs}s $r (artifacts: ${cdir#$BED_REPO/})"; nfail=$((nfail + 1))
 	fi
 done

@@ -63,12 +63,33 @@ vm_wait() { # <vm> <id>
 		if [ "$(_bed_now)" -gt "$dl" ]; then
 			cat "$mb/$id.out" 2>/dev/null; cat "$mb/$id.err" >&2 2>/dev/null
 			echo "vm_run: $vm: no answer to $id in time (command hung in the guest?)" >&2
+			[ -z "${BED_DIAG_BUSY:-}" ] && bed_diag "host timeout of $id on $vm" >&2
 			return 124
 		fi
 		sleep 0.2
 	done
 	cat "$mb/$id.out"; cat "$mb/$id.err" >&2
-	return "$(cat "$mb/$id.rc")"
+	dl=$(cat "$mb/$id.rc")
+	[ "$dl" = 124 ] && [ -z "${BED_DIAG_BUSY:-}" ] && bed_diag "guest timeout of $id on $vm" >&2
+	return "$dl"
+}
+# bed_diag <reason>: snapshot both guests after a hang (blocked-task stacks via sysrq w,
+# rtrs/rdma counters, kernel log tail) into $BED_CASE_DIR/diag-<time>.txt; once per case.
+bed_diag() {
+	local f vm id
+	[ -n "${BED_CASE_DIR:-}" ] || return 0
+	ls "$BED_CASE_DIR"/diag-*.txt >/dev/null 2>&1 && return 0
+	f=$BED_CASE_DIR/diag-$(date +%H%M%S).txt
+	echo "bed_diag: $1 -> ${f#$BED_REPO/}"
+	for vm in $BED_VMS; do
+		vm_alive "$vm" || continue
+		echo "===== $vm ($1)" >> "$f"
+		id=$(BED_TRACE=0 vm_spawn "$vm" 40 'ps -eo pid,stat,wchan:32,etime,args | awk '\''NR==1 || $2 ~ /D/'\''
+			echo w > /proc/sysrq-trigger; sleep 1
+			grep -H . /sys/class/rtrs-client/*/paths/*/stats/rdma /sys/class/rtrs-client/*/paths/*/state 2>/dev/null
+			rdma statistic show 2>/dev/null; tc -s qdisc show dev eth0; dmesg | tail -n 150')
+		BED_DIAG_BUSY=1 vm_wait "$vm" "$id" >> "$f" 2>&1
+	done
 }
 vm_run() { # <vm> <timeout_s> <command...>
 	local id

@@ -42,7 +42,7 @@ _bed_start_vm() { # <vm> <kver> <smp> <idx> <listen|connect> <port0> <port1>
 		-m "${BED_MEM:-2G}" -smp "$smp" -display none -monitor none -no-reboot -nodefaults
 		-serial "file:$d/console.log"
 		-kernel "/boot/vmlinuz-$kv" -initrd "$img"
-		-append "console=ttyS0 panic=-1 loglevel=5 log_buf_len=4M rcupdate.rcu_cpu_stall_timeout=60"
+		-append "console=ttyS0 panic=-1 loglevel=7 log_buf_len=4M rcupdate.rcu_cpu_stall_timeout=60"
 		-fsdev local,id=hostroot,path=/,security_model=none,readonly=on,multidevs=remap
 		-device virtio-9p-pci,fsdev=hostroot,mount_tag=hostroot
 		-fsdev "local,id=bed,path=$d/share,security_model=none,multidevs=remap"
@@ -67,7 +67,11 @@ _bed_watchdog() { # <vm>: declare the VM dead (and kill it) on fatal console out
 	while :; do
 		[ -e "$d/stopping" ] && break
 		if ! kill -0 "$pid" 2>/dev/null; then
-			[ -e "$d/stopping" ] || why="QEMU exited: $(tail -n 2 "$d/qemu.log" | tr '\n' ' ')"
+			[ -e "$d/stopping" ] && break
+			why="QEMU exited"
+			hb=$(grep -a -E "$BED_FATAL" "$d/console.log" | grep -av BED-GUEST-EXIT | head -n 1)
+			[ -n "$hb" ] && why="$why after console: $hb"
+			[ -s "$d/qemu.log" ] && why="$why; qemu: $(tail -n 2 "$d/qemu.log" | tr '\n' ' ')"
 			break
 		fi
 		if hb=$(grep -a -m1 -E "$BED_FATAL" "$d/console.log"); then

@@ -1,0 +1,4 @@
+# Bed self-test (EXPECTED TO FAIL): writes a WARNING: line into the client's kernel log;
+# the post-case kernel log scan must fail this case.
+CASE_TIMEOUT=120
+run() { vm_run client 30 'echo "WARNING: bed self-test line" > /dev/kmsg'; }
