@@ -4,6 +4,7 @@ CASE_TIMEOUT=300
 run() {
 	local i out
 	vm_run client 30 '! lsmod | grep -q "^rtrs_client "' || fail "a rtrs_client module is already loaded"
+	ours_fresh || fail "no fresh build of our module"
 	vm_run client 10 'test -e "$BED_OURS_KO"' || fail "our module is not built for $CLIENT_KVER (make KVER=$CLIENT_KVER)"
 	for i in 1 2; do
 		step "round $i: insmod our rtrs-client.ko"

@@ -21,6 +21,7 @@
 #   server_reload [rtrs-server params...]  reload rtrs-server + rnbd-server with params
 #   client_load [upstream|ours]            load a client stack (default $CLIENT_STACK)
 #   client_unload                          unmap all rnbd devices, unload the client stack
+#   ours_fresh                             rc 1 if our module failed to build in this check run
 #   bed_sleep <s>                          sleep, but return 125 at once if a VM dies
 #   step <text>, note <text>, fail <text>  log a step / a fact / fail the case (exit 1)
 
@@ -116,7 +117,17 @@ link_set() { # <link0|link1> <on|off> [both|server|client]
 	echo "[$(bed_ts)] link $l $2 ($vms)" >&2
 }
 server_reload() { vm_run server 300 bed_server_reload "$@"; }
-client_load() { vm_run client 120 bed_client_up "${1:-$CLIENT_STACK}"; }
+client_load() {
+	[ "${1:-$CLIENT_STACK}" = ours ] && { ours_fresh || return 1; }
+	vm_run client 120 bed_client_up "${1:-$CLIENT_STACK}"
+}
+# ours_fresh: fail if tests/check.sh saw our module's build fail for the client kernel in
+# this run (BED_OURS_STALE lists such kernels): an older .ko must not be tested instead.
+ours_fresh() {
+	case " ${BED_OURS_STALE:-} " in
+	*" $CLIENT_KVER "*) echo "our rtrs-client.ko failed to build for $CLIENT_KVER in this run; not testing a stale .ko" >&2; return 1 ;;
+	esac
+}
 client_unload() { vm_run client 300 bed_client_down; }
 bed_sleep() { # <s>
 	local end=$(( $(_bed_now) + $1 )) vm
