@@ -1,20 +1,757 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * rtrs-clt.c - module entry of the RTRS client.
+ * rtrs-clt.c - the RTRS client API: sessions, permits, path selection,
+ * link events, and the module's entry points.
+ *
+ * A request is posted on one CONNECTED path chosen by the session's
+ * multipath policy, inside rcu_read_lock(): a path's teardown first leaves
+ * CONNECTED and then waits for RCU readers, so nothing is posted on a path
+ * being torn down. A request in flight on a failing path is re-issued on
+ * another one with the same permit (rtrs_clt_failover()); only when no path
+ * takes it does it fail.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/uio.h>
 
 #include "rtrs-pri.h"
+
+/* Sessions, for device removal */
+static LIST_HEAD(rtrs_sessions);
+static DEFINE_MUTEX(rtrs_sessions_mutex);
+
+/* -------------------------------------------------------------- permits */
+
+static int rtrs_clt_alloc_permits(struct rtrs_clt_sess *clt)
+{
+	size_t sz = sizeof(struct rtrs_permit) + clt->pdu_sz;
+	unsigned int i;
+	int err;
+
+	clt->permits = kvcalloc(clt->queue_depth, sz, GFP_KERNEL);
+	if (!clt->permits)
+		return -ENOMEM;
+	for (i = 0; i < clt->queue_depth; i++)
+		rtrs_permit_at(clt, i)->mem_id = i;
+	err = sbitmap_queue_init_node(&clt->permits_map, clt->queue_depth, -1,
+				      false, GFP_KERNEL, NUMA_NO_NODE);
+	if (err) {
+		kvfree(clt->permits);
+		clt->permits = NULL;
+	}
+	return err;
+}
+
+static void rtrs_clt_free_permits(struct rtrs_clt_sess *clt)
+{
+	if (!clt->permits)
+		return;
+	sbitmap_queue_free(&clt->permits_map);
+	kvfree(clt->permits);
+	clt->permits = NULL;
+}
+
+static int rtrs_clt_wait_permit(struct rtrs_clt_sess *clt, unsigned int *cpu)
+{
+	struct sbitmap_queue *sbq = &clt->permits_map;
+	struct sbq_wait_state *ws;
+	DEFINE_SBQ_WAIT(wait);
+	int tag;
+
+	ws = sbq_wait_ptr(sbq, &clt->permits_wait_index);
+	for (;;) {
+		sbitmap_prepare_to_wait(sbq, ws, &wait, TASK_UNINTERRUPTIBLE);
+		tag = sbitmap_queue_get(sbq, cpu);
+		if (tag >= 0)
+			break;
+		io_schedule();
+	}
+	sbitmap_finish_wait(sbq, ws, &wait);
+	return tag;
+}
+
+/**
+ * rtrs_clt_get_permit() - take a permit (a server chunk) for one request
+ * @clt: the session
+ * @con_type: %RTRS_ADMIN_CON for control messages, %RTRS_IO_CON for I/O
+ * @can_wait: %RTRS_PERMIT_WAIT sleeps until a permit is returned,
+ *	%RTRS_PERMIT_NOWAIT returns NULL at once
+ *
+ * Context: any for NOWAIT; process (may sleep) for WAIT.
+ * Return: the permit, or NULL if none is free and @can_wait is NOWAIT.
+ */
+struct rtrs_permit *rtrs_clt_get_permit(struct rtrs_clt_sess *clt,
+					enum rtrs_clt_con_type con_type,
+					enum wait_type can_wait)
+{
+	struct rtrs_permit *permit;
+	unsigned int cpu;
+	int tag;
+
+	tag = sbitmap_queue_get(&clt->permits_map, &cpu);
+	if (tag < 0) {
+		if (can_wait != RTRS_PERMIT_WAIT)
+			return NULL;
+		tag = rtrs_clt_wait_permit(clt, &cpu);
+	}
+	permit = rtrs_permit_at(clt, tag);
+	permit->cpu_id = cpu;
+	permit->con_type = con_type;
+	atomic_inc(&clt->permits_used);
+	return permit;
+}
+EXPORT_SYMBOL(rtrs_clt_get_permit);
+
+/**
+ * rtrs_clt_put_permit() - return a permit taken by rtrs_clt_get_permit()
+ * @clt: the session
+ * @permit: the permit; its request must be completed
+ *
+ * Context: any.
+ */
+void rtrs_clt_put_permit(struct rtrs_clt_sess *clt, struct rtrs_permit *permit)
+{
+	if (WARN_ON(!sbitmap_test_bit(&clt->permits_map.sb, permit->mem_id)))
+		return;
+	sbitmap_queue_clear(&clt->permits_map, permit->mem_id, permit->cpu_id);
+	if (atomic_dec_and_test(&clt->permits_used))
+		wake_up_all(&clt->permits_wq);
+}
+EXPORT_SYMBOL(rtrs_clt_put_permit);
+
+/* ------------------------------------------------------- path selection */
+
+static bool rtrs_path_usable(struct rtrs_path *path)
+{
+	return rtrs_path_state(path) == RTRS_PATH_CONNECTED;
+}
+
+static s64 rtrs_path_metric(struct rtrs_path *path, int policy)
+{
+	if (policy == MP_POLICY_MIN_LATENCY)
+		return READ_ONCE(path->hb_cur_latency);
+	return atomic_read(&path->inflight);
+}
+
+/* The path the policy wants, other than @skip; under rcu_read_lock() */
+static struct rtrs_path *rtrs_clt_pick_path(struct rtrs_clt_sess *clt,
+					    struct rtrs_path *skip)
+{
+	int policy = READ_ONCE(clt->mp_policy);
+	struct rtrs_path *path, *best = NULL;
+	struct rtrs_path __rcu **cursor;
+	s64 metric, best_metric = 0;
+
+	if (policy == MP_POLICY_RR) {
+		cursor = this_cpu_ptr(clt->pcpu_path);
+		path = rcu_dereference(*cursor);
+		if (!path || list_empty(&path->entry))
+			path = list_first_or_null_rcu(&clt->paths_list,
+						      struct rtrs_path, entry);
+		if (!path)
+			return NULL;
+		/* the path after the last one used, wrapping around */
+		list_for_each_entry_continue_rcu(path, &clt->paths_list, entry)
+			if (path != skip && rtrs_path_usable(path))
+				goto found;
+		list_for_each_entry_rcu(path, &clt->paths_list, entry)
+			if (path != skip && rtrs_path_usable(path))
+				goto found;
+		return NULL;
+found:
+		rcu_assign_pointer(*cursor, path);
+		return path;
+	}
+
+	list_for_each_entry_rcu(path, &clt->paths_list, entry) {
+		if (path == skip || !rtrs_path_usable(path))
+			continue;
+		metric = rtrs_path_metric(path, policy);
+		if (!best || metric < best_metric) {
+			best = path;
+			best_metric = metric;
+		}
+	}
+	return best;
+}
+
+/* The connection of @path that carries @permit's requests */
+static struct rtrs_con *rtrs_permit_con(struct rtrs_path *path,
+					struct rtrs_permit *permit)
+{
+	if (permit->con_type == RTRS_ADMIN_CON)
+		return path->cons[0];
+	return path->cons[permit->cpu_id % (path->irq_con_num - 1) + 1];
+}
+
+static void rtrs_path_account(struct rtrs_path *path, int dir, u32 bytes)
+{
+	struct rtrs_path_stats_pcpu __percpu *pcpu = path->stats.pcpu;
+
+	if (dir == READ) {
+		this_cpu_inc(pcpu->read_cnt);
+		this_cpu_add(pcpu->read_bytes, bytes);
+	} else {
+		this_cpu_inc(pcpu->write_cnt);
+		this_cpu_add(pcpu->write_bytes, bytes);
+	}
+}
+
+/* Fill @path's slot for @permit from a template and post it */
+static int rtrs_clt_post_on(struct rtrs_path *path, struct rtrs_permit *permit,
+			    const struct rtrs_req *tmpl,
+			    const struct kvec *vec, size_t nr)
+{
+	void *p;
+	size_t i;
+	struct rtrs_req *req = &path->reqs[permit->mem_id];
+	int err;
+
+	if (WARN_ON_ONCE(req->state != RTRS_REQ_IDLE))
+		return -EBUSY;
+	req->permit = permit;
+	req->ops = tmpl->ops;
+	req->dir = tmpl->dir;
+	req->sgl = tmpl->sgl;
+	req->sg_cnt = tmpl->sg_cnt;
+	req->data_len = tmpl->data_len;
+	req->usr_len = tmpl->usr_len;
+	for (i = 0, p = req->hdr; i < nr; p += vec[i].iov_len, i++)
+		memcpy(p, vec[i].iov_base, vec[i].iov_len);
+	err = rtrs_req_post(req, rtrs_permit_con(path, permit));
+	if (err) {
+		req->permit = NULL;
+		return err;
+	}
+	rtrs_path_account(path, tmpl->dir, tmpl->data_len + tmpl->usr_len);
+	return 0;
+}
+
+/* Try the policy's path, then every other connected one */
+static int rtrs_clt_post_any(struct rtrs_clt_sess *clt,
+			     struct rtrs_path *skip,
+			     struct rtrs_permit *permit,
+			     const struct rtrs_req *tmpl,
+			     const struct kvec *vec, size_t nr)
+{
+	struct rtrs_path *first, *path;
+	int err = -ECONNABORTED;
+
+	first = rtrs_clt_pick_path(clt, skip);
+	if (!first)
+		return err;
+	err = rtrs_clt_post_on(first, permit, tmpl, vec, nr);
+	if (!err)
+		return 0;
+	list_for_each_entry_rcu(path, &clt->paths_list, entry) {
+		if (path == first || path == skip || !rtrs_path_usable(path))
+			continue;
+		err = rtrs_clt_post_on(path, permit, tmpl, vec, nr);
+		if (!err)
+			return 0;
+	}
+	return err;
+}
+
+/**
+ * rtrs_clt_failover() - re-issue a request of a failed path elsewhere
+ * @req: a slot in RTRS_REQ_POSTED on a drained path
+ *
+ * The request keeps its permit, and so its chunk id; the user message is
+ * copied from the old slot's header buffer.
+ *
+ * Context: process (the path teardown).
+ * Return: 0 if another path took it, else the error for the user.
+ */
+int rtrs_clt_failover(struct rtrs_req *req)
+{
+	struct rtrs_path *old = req->path;
+	struct rtrs_permit *permit = req->permit;
+	struct rtrs_req tmpl = *req;
+	struct kvec usr = { .iov_base = req->hdr, .iov_len = req->usr_len };
+	int err;
+
+	/* the old slot's header stays allocated until the teardown's end */
+	rtrs_req_cancel(req);
+	rcu_read_lock();
+	err = rtrs_clt_post_any(old->clt, old, permit, &tmpl, &usr, 1);
+	rcu_read_unlock();
+	if (!err)
+		atomic64_inc(&old->stats.failover_cnt);
+	return err;
+}
+
+/**
+ * rtrs_clt_request() - send a request to the server
+ * @dir: READ (the server writes data into @sg) or WRITE (we send @sg)
+ * @ops: the completion; conf_fn is called exactly once unless this
+ *	function returns an error
+ * @clt: the session
+ * @permit: a permit of @clt, held until the completion
+ * @vec: the user message, copied before this function returns
+ * @nr: entries of @vec
+ * @data_len: bytes of data in @sg
+ * @sg: the data pages; a READ's must map into one MR (page-aligned inside)
+ * @sg_cnt: entries of @sg (0 with @data_len 0 for a message alone)
+ *
+ * Context: any; does not sleep.
+ * Return: 0 once posted; -EMSGSIZE if the message and header exceed the
+ * server's header size or the data exceeds max_io_size; -EINVAL for bad
+ * arguments; -ECONNABORTED if no path is connected; -ENOMEM or a post
+ * error if every connected path refused it (the caller may retry).
+ */
+int rtrs_clt_request(int dir, struct rtrs_clt_req_ops *ops,
+		     struct rtrs_clt_sess *clt, struct rtrs_permit *permit,
+		     const struct kvec *vec, size_t nr, size_t data_len,
+		     struct scatterlist *sg, unsigned int sg_cnt)
+{
+	struct rtrs_req tmpl = {
+		.ops	  = *ops,
+		.dir	  = dir,
+		.sgl	  = sg,
+		.sg_cnt	  = sg_cnt,
+		.data_len = data_len,
+	};
+	size_t usr_len = 0, hdr_len, i;
+	int err;
+
+	if ((dir != READ && dir != WRITE) || !permit || !ops->conf_fn ||
+	    (!sg_cnt != !data_len))
+		return -EINVAL;
+	for (i = 0; i < nr; i++)
+		usr_len += vec[i].iov_len;
+	hdr_len = dir == READ ? sizeof(struct rtrs_msg_rdma_read) +
+				(sg_cnt ? sizeof(struct rtrs_sg_desc) : 0) :
+				sizeof(struct rtrs_msg_rdma_write);
+	if (usr_len > U16_MAX || usr_len + hdr_len > clt->max_hdr_size ||
+	    data_len > clt->max_io_size)
+		return -EMSGSIZE;
+	tmpl.usr_len = usr_len;
+
+	rcu_read_lock();
+	err = rtrs_clt_post_any(clt, NULL, permit, &tmpl, vec, nr);
+	rcu_read_unlock();
+	return err;
+}
+EXPORT_SYMBOL(rtrs_clt_request);
+
+static int rtrs_con_poll(struct rtrs_con *con)
+{
+	int cnt;
+
+	if (!con->polled || !spin_trylock(&con->poll_lock))
+		return 0;
+	cnt = ib_process_cq_direct(con->cq, -1);
+	spin_unlock(&con->poll_lock);
+	return cnt;
+}
+
+/**
+ * rtrs_clt_rdma_cq_direct() - reap completions of a polled queue
+ * @clt: the session
+ * @index: the queue: blk-mq's hctx number, so the first polled queue is
+ *	the one after the interrupt-driven ones
+ *
+ * Context: any; does not sleep. Concurrent callers on one queue do not
+ * wait for each other: the loser reaps nothing.
+ * Return: completions reaped (0 for an interrupt-driven queue), or -1 if no
+ * path is connected.
+ */
+int rtrs_clt_rdma_cq_direct(struct rtrs_clt_sess *clt, unsigned int index)
+{
+	struct rtrs_path *path;
+	int cnt = -1;
+
+	rcu_read_lock();
+	list_for_each_entry_rcu(path, &clt->paths_list, entry) {
+		if (rtrs_path_usable(path)) {
+			cnt = index + 1 < path->con_num ?
+			      rtrs_con_poll(path->cons[index + 1]) : 0;
+			break;
+		}
+	}
+	rcu_read_unlock();
+	return cnt;
+}
+EXPORT_SYMBOL(rtrs_clt_rdma_cq_direct);
+
+/**
+ * rtrs_clt_query() - the limits of a session
+ * @clt: the session
+ * @attr: filled with queue depth, max_io_size and max_segments
+ *
+ * Context: any. Return: 0, or -ECOMM if no path is connected.
+ */
+int rtrs_clt_query(struct rtrs_clt_sess *clt, struct rtrs_attrs *attr)
+{
+	struct rtrs_path *path;
+	bool connected = false;
+
+	rcu_read_lock();
+	list_for_each_entry_rcu(path, &clt->paths_list, entry)
+		connected |= rtrs_path_usable(path);
+	rcu_read_unlock();
+	if (!connected)
+		return -ECOMM;
+	attr->queue_depth = clt->queue_depth;
+	attr->max_segments = clt->max_segments;
+	attr->max_io_size = clt->max_io_size;
+	return 0;
+}
+EXPORT_SYMBOL(rtrs_clt_query);
+
+/* ------------------------------------------------------ limits and events */
+
+/**
+ * rtrs_clt_set_limits() - merge a freshly connected path's limits
+ * @path: the path, at the end of its connect
+ *
+ * The queue depth is the session's for good once set (the permits are
+ * made from it); max_io_size and max_segments are the minimum of all paths.
+ *
+ * Return: 0, or -EINVAL if the path cannot serve the session's requests.
+ */
+int rtrs_clt_set_limits(struct rtrs_path *path)
+{
+	struct rtrs_clt_sess *clt = path->clt;
+	u32 segs = path->max_pages_per_mr;
+	u32 io = min_t(u32, path->params.max_io_size,
+		       segs * RTRS_MR_PAGE_SIZE);
+
+	mutex_lock(&clt->limits_mutex);
+	if (!clt->queue_depth) {
+		clt->queue_depth = path->params.queue_depth;
+		clt->max_hdr_size = path->params.max_hdr_size;
+		clt->max_segments = segs;
+		clt->max_io_size = io;
+	} else if (path->params.max_hdr_size >= clt->max_hdr_size) {
+		clt->max_segments = min(clt->max_segments, segs);
+		clt->max_io_size = min(clt->max_io_size, io);
+	} else {
+		mutex_unlock(&clt->limits_mutex);
+		rtrs_path_err(path, "header size %u smaller than the session's %u\n",
+			      path->params.max_hdr_size, clt->max_hdr_size);
+		return -EINVAL;
+	}
+	mutex_unlock(&clt->limits_mutex);
+	return 0;
+}
+
+/**
+ * rtrs_clt_path_up() - a path became CONNECTED
+ * @path: the path
+ *
+ * Tells the user RECONNECTED when it is the only connected path of an
+ * opened session.
+ */
+void rtrs_clt_path_up(struct rtrs_path *path)
+{
+	struct rtrs_clt_sess *clt = path->clt;
+
+	mutex_lock(&clt->link_mutex);
+	if (++clt->paths_up == 1 && clt->opened)
+		clt->ops.link_ev(clt->ops.priv, RTRS_CLT_LINK_EV_RECONNECTED);
+	mutex_unlock(&clt->link_mutex);
+}
+
+/**
+ * rtrs_clt_path_down() - a connected path is being torn down
+ * @path: the path
+ *
+ * Tells the user DISCONNECTED when it was the last connected path.
+ */
+void rtrs_clt_path_down(struct rtrs_path *path)
+{
+	struct rtrs_clt_sess *clt = path->clt;
+
+	mutex_lock(&clt->link_mutex);
+	if (--clt->paths_up == 0 && clt->opened)
+		clt->ops.link_ev(clt->ops.priv, RTRS_CLT_LINK_EV_DISCONNECTED);
+	mutex_unlock(&clt->link_mutex);
+}
+
+/* ------------------------------------------------------------ sessions */
+
+static void rtrs_clt_list_add_path(struct rtrs_clt_sess *clt,
+				   struct rtrs_path *path)
+{
+	mutex_lock(&clt->paths_mutex);
+	list_add_tail_rcu(&path->entry, &clt->paths_list);
+	clt->paths_num++;
+	mutex_unlock(&clt->paths_mutex);
+}
+
+static void rtrs_clt_list_del_path(struct rtrs_clt_sess *clt,
+				   struct rtrs_path *path)
+{
+	struct rtrs_path __rcu **cursor;
+	int cpu;
+
+	mutex_lock(&clt->paths_mutex);
+	list_del_rcu(&path->entry);
+	clt->paths_num--;
+	/* no round-robin cursor may keep pointing at it */
+	for_each_possible_cpu(cpu) {
+		cursor = per_cpu_ptr(clt->pcpu_path, cpu);
+		if (rcu_access_pointer(*cursor) == path)
+			RCU_INIT_POINTER(*cursor, NULL);
+	}
+	mutex_unlock(&clt->paths_mutex);
+	synchronize_rcu();
+	INIT_LIST_HEAD(&path->entry);
+}
+
+/* Close, unlist and free one path */
+static void rtrs_clt_destroy_path(struct rtrs_clt_sess *clt,
+				  struct rtrs_path *path)
+{
+	rtrs_path_close(path);
+	rtrs_path_change_state(path, RTRS_PATH_DEAD);
+	rtrs_path_sysfs_remove(path);
+	rtrs_clt_list_del_path(clt, path);
+	rtrs_path_free(path);
+}
+
+/**
+ * rtrs_clt_add_path() - connect one more path of a session (sysfs add_path)
+ * @clt: the session
+ * @addr: the path's addresses
+ *
+ * Context: process, sleeps for the whole connect.
+ * Return: 0 or the error of the connect (the server's reject errno,
+ * -ETIMEDOUT, -EHOSTUNREACH, ...).
+ */
+int rtrs_clt_add_path(struct rtrs_clt_sess *clt, const struct rtrs_addr *addr)
+{
+	struct rtrs_path *path;
+	int err;
+
+	path = rtrs_path_alloc(clt, addr, 0);
+	if (IS_ERR(path))
+		return PTR_ERR(path);
+	/* a session without paths must be re-created on the server */
+	path->first_conn = !clt->paths_up;
+	rtrs_clt_list_add_path(clt, path);
+	err = rtrs_path_open(path);
+	if (!err)
+		err = rtrs_path_sysfs_create(path);
+	if (err)
+		rtrs_clt_destroy_path(clt, path);
+	return err;
+}
+
+/**
+ * rtrs_clt_remove_path() - close a path and forget it (sysfs remove_path)
+ * @path: the path
+ *
+ * Context: process, may sleep. Return: 0.
+ */
+int rtrs_clt_remove_path(struct rtrs_path *path)
+{
+	rtrs_clt_destroy_path(path->clt, path);
+	return 0;
+}
+
+static void rtrs_clt_destroy_paths(struct rtrs_clt_sess *clt)
+{
+	struct rtrs_path *path, *tmp;
+
+	list_for_each_entry_safe(path, tmp, &clt->paths_list, entry)
+		rtrs_clt_destroy_path(clt, path);
+}
+
+static struct rtrs_clt_sess *rtrs_clt_alloc(struct rtrs_clt_ops *ops,
+					    const char *sessname, u16 port,
+					    size_t pdu_sz, u8 delay,
+					    s16 max_attempts,
+					    u32 nr_poll_queues)
+{
+	struct rtrs_clt_sess *clt;
+
+	clt = kzalloc(sizeof(*clt), GFP_KERNEL);
+	if (!clt)
+		return ERR_PTR(-ENOMEM);
+	clt->pcpu_path = alloc_percpu(typeof(*clt->pcpu_path));
+	if (!clt->pcpu_path) {
+		kfree(clt);
+		return ERR_PTR(-ENOMEM);
+	}
+	strscpy(clt->sessname, sessname, sizeof(clt->sessname));
+	uuid_gen(&clt->uuid);
+	clt->port = port;
+	clt->ops = *ops;
+	clt->pdu_sz = pdu_sz;
+	clt->reconnect_delay_sec = delay;
+	clt->max_reconnect_attempts = max_attempts;
+	clt->nr_poll_queues = nr_poll_queues;
+	clt->mp_policy = MP_POLICY_MIN_INFLIGHT;
+	INIT_LIST_HEAD(&clt->entry);
+	INIT_LIST_HEAD(&clt->paths_list);
+	mutex_init(&clt->paths_mutex);
+	mutex_init(&clt->link_mutex);
+	mutex_init(&clt->limits_mutex);
+	init_waitqueue_head(&clt->permits_wq);
+	rtrs_clt_dev_init(clt);
+	return clt;
+}
+
+/**
+ * rtrs_clt_release() - free a session's memory; its device's release
+ * @clt: a session without paths or permits
+ */
+void rtrs_clt_release(struct rtrs_clt_sess *clt)
+{
+	rtrs_clt_free_permits(clt);
+	free_percpu(clt->pcpu_path);
+	mutex_destroy(&clt->paths_mutex);
+	mutex_destroy(&clt->link_mutex);
+	mutex_destroy(&clt->limits_mutex);
+	kfree(clt);
+}
+
+/**
+ * rtrs_clt_open() - open a session and connect all its paths
+ * @ops: the user's link event callback and its argument
+ * @sessname: the session name, sent to the server; no '/' or '.'
+ * @paths: @path_cnt source/destination pairs
+ * @path_cnt: 1..%RTRS_MAX_PATHS
+ * @port: server port, kept for paths added through sysfs
+ * @pdu_sz: bytes the user wants after each permit
+ * @reconnect_delay_sec: pause before each reconnect attempt
+ * @max_reconnect_attempts: -1 forever, 0 never, else attempts per outage
+ * @nr_poll_queues: polled connections per path, reaped by
+ *	rtrs_clt_rdma_cq_direct()
+ *
+ * Every path is connected before this returns; any failing path fails the
+ * open, as upstream does. No link event is sent during the open.
+ *
+ * Context: process; sleeps for the connects (up to RTRS_CONNECT_TIMEOUT_MS
+ * per CM step and for the info exchange, for every connection of every
+ * path).
+ * Return: the session, or an ERR_PTR: -EINVAL for bad arguments, -EEXIST
+ * for a name already in use here, the server's reject errno, -ETIMEDOUT,
+ * -EHOSTUNREACH, -ECONNRESET or -ENOMEM.
+ */
+struct rtrs_clt_sess *rtrs_clt_open(struct rtrs_clt_ops *ops,
+				    const char *sessname,
+				    const struct rtrs_addr *paths,
+				    size_t path_cnt, u16 port,
+				    size_t pdu_sz, u8 reconnect_delay_sec,
+				    s16 max_reconnect_attempts,
+				    u32 nr_poll_queues)
+{
+	struct rtrs_clt_sess *clt;
+	struct rtrs_path *path;
+	size_t i;
+	int err;
+
+	if (!ops || !ops->link_ev || !paths || !path_cnt ||
+	    path_cnt > RTRS_MAX_PATHS || rtrs_sessname_check(sessname) ||
+	    max_reconnect_attempts < -1 || nr_poll_queues > nr_cpu_ids)
+		return ERR_PTR(-EINVAL);
+	for (i = 0; i < path_cnt; i++)
+		if (!paths[i].dst)
+			return ERR_PTR(-EINVAL);
+
+	clt = rtrs_clt_alloc(ops, sessname, port, pdu_sz, reconnect_delay_sec,
+			     max_reconnect_attempts, nr_poll_queues);
+	if (IS_ERR(clt))
+		return clt;
+	err = rtrs_clt_sysfs_create(clt);
+	if (err) {
+		put_device(&clt->dev);
+		return ERR_PTR(err);
+	}
+	mutex_lock(&rtrs_sessions_mutex);
+	list_add_tail(&clt->entry, &rtrs_sessions);
+	mutex_unlock(&rtrs_sessions_mutex);
+
+	for (i = 0; i < path_cnt; i++) {
+		path = rtrs_path_alloc(clt, &paths[i], nr_poll_queues);
+		if (IS_ERR(path)) {
+			err = PTR_ERR(path);
+			goto fail;
+		}
+		/* the first path creates the session on the server */
+		path->first_conn = !i;
+		rtrs_clt_list_add_path(clt, path);
+		err = rtrs_path_open(path);
+		if (!err)
+			err = rtrs_path_sysfs_create(path);
+		if (err)
+			goto fail;
+	}
+	err = rtrs_clt_alloc_permits(clt);
+	if (err)
+		goto fail;
+	mutex_lock(&clt->link_mutex);
+	clt->opened = true;
+	mutex_unlock(&clt->link_mutex);
+	return clt;
+
+fail:
+	mutex_lock(&rtrs_sessions_mutex);
+	list_del(&clt->entry);
+	mutex_unlock(&rtrs_sessions_mutex);
+	rtrs_clt_destroy_paths(clt);
+	rtrs_clt_sysfs_remove(clt);
+	put_device(&clt->dev);
+	return ERR_PTR(err);
+}
+EXPORT_SYMBOL(rtrs_clt_open);
+
+/**
+ * rtrs_clt_close() - close a session opened by rtrs_clt_open()
+ * @clt: the session
+ *
+ * Every path is disconnected; requests in flight complete with an error.
+ * Then it waits until every permit is returned, and frees the session.
+ *
+ * Context: process, may sleep.
+ */
+void rtrs_clt_close(struct rtrs_clt_sess *clt)
+{
+	mutex_lock(&rtrs_sessions_mutex);
+	list_del(&clt->entry);
+	mutex_unlock(&rtrs_sessions_mutex);
+
+	mutex_lock(&clt->link_mutex);
+	clt->opened = false;
+	mutex_unlock(&clt->link_mutex);
+	rtrs_clt_destroy_paths(clt);
+	wait_event(clt->permits_wq, !atomic_read(&clt->permits_used));
+	rtrs_clt_sysfs_remove(clt);
+	put_device(&clt->dev);
+}
+EXPORT_SYMBOL(rtrs_clt_close);
+
+/* ------------------------------------------------------------- module */
 
 static int rtrs_clt_add_one(struct ib_device *dev)
 {
 	return 0;
 }
 
+/*
+ * A device goes away: every path on it is torn down before we return, so
+ * the CM finds no cm_id of ours; the paths then reconnect (maybe on
+ * another device) as after any failure.
+ */
 static void rtrs_clt_remove_one(struct ib_device *dev, void *client_data)
 {
+	struct rtrs_clt_sess *clt;
+	struct rtrs_path *path;
+
+	mutex_lock(&rtrs_sessions_mutex);
+	list_for_each_entry(clt, &rtrs_sessions, entry) {
+		mutex_lock(&clt->paths_mutex);
+		list_for_each_entry(path, &clt->paths_list, entry)
+			rtrs_path_device_removed(path, dev);
+		mutex_unlock(&clt->paths_mutex);
+	}
+	mutex_unlock(&rtrs_sessions_mutex);
 }
 
 static struct ib_client rtrs_clt_ib_client = {
@@ -27,21 +764,29 @@ static int __init rtrs_clt_init(void)
 {
 	int err;
 
+	rtrs_wq = alloc_workqueue("rtrs_client_wq", WQ_MEM_RECLAIM, 0);
+	if (!rtrs_wq)
+		return -ENOMEM;
 	err = rtrs_clt_class_init();
 	if (err)
-		return err;
+		goto destroy_wq;
 	err = ib_register_client(&rtrs_clt_ib_client);
-	if (err) {
-		rtrs_clt_class_exit();
-		return err;
-	}
+	if (err)
+		goto class_exit;
 	return 0;
+
+class_exit:
+	rtrs_clt_class_exit();
+destroy_wq:
+	destroy_workqueue(rtrs_wq);
+	return err;
 }
 
 static void __exit rtrs_clt_exit(void)
 {
 	ib_unregister_client(&rtrs_clt_ib_client);
 	rtrs_clt_class_exit();
+	destroy_workqueue(rtrs_wq);
 }
 
 module_init(rtrs_clt_init);

@@ -1,18 +1,461 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * rtrs-pri.h - objects of the RTRS client shared between its files.
+ * rtrs-pri.h - the objects of the RTRS client and who owns them.
+ *
+ * A session (struct rtrs_clt_sess) is what the user opens: a name, a pool
+ * of permits and a list of paths. A permit is one server chunk: its mem_id
+ * is at once the tag of the user's request, the index of the request slot
+ * in every path and the chunk id on the wire.
+ *
+ * A path (struct rtrs_path) is one src/dst pair. It survives reconnects;
+ * what it builds when it connects (connections, PD, request slots, the
+ * server's chunk table) is built by one connect function and destroyed by
+ * one teardown function, which accepts any partial state and may run any
+ * number of times.
+ *
+ * A connection (struct rtrs_con) is one RC QP with its CQ and cm_id.
+ * Connection 0 carries the control traffic and the heartbeat, connections
+ * 1..nr_cpu_ids the I/O of one CPU each, and the rest are polled queues.
+ *
+ * Each request slot (struct rtrs_req) owns a fast-registration MR, a header
+ * buffer and the ib_cqe of everything it posts, so that a completion always
+ * names the object it belongs to.
+ *
+ * The header is grouped by the file that implements each part.
  */
 #ifndef RTRS_PRI_H
 #define RTRS_PRI_H
 
 #include <linux/device.h>
+#include <linux/kobject.h>
+#include <linux/mutex.h>
+#include <linux/sbitmap.h>
+#include <linux/workqueue.h>
+#include <linux/percpu.h>
 #include <rdma/ib_verbs.h>
+#include <rdma/rdma_cm.h>
 
 #include "rtrs-proto.h"
 #include <rtrs.h>
 
+/* Each CM step and the info exchange may take this long */
+#define RTRS_CONNECT_TIMEOUT_MS		30000
+/* Largest scatterlist of one request, as upstream advertises */
+#define RTRS_MAX_SEGMENTS		128
+/* Pages are mapped at this granularity: rnbd's virt_boundary */
+#define RTRS_MR_PAGE_SIZE		SZ_4K
+/* Send SGEs: the header, and unregistered WRITE data when it fits */
+#define RTRS_MAX_SEND_SGE		16
+/* Every receive buffer holds an rkey_rsp, the largest small message */
+#define RTRS_RX_SIZE			sizeof(struct rtrs_msg_rkey_rsp)
+
+enum rtrs_path_state {
+	RTRS_PATH_CONNECTING,
+	RTRS_PATH_CONNECTING_ERR,
+	RTRS_PATH_RECONNECTING,
+	RTRS_PATH_CONNECTED,
+	RTRS_PATH_CLOSING,
+	RTRS_PATH_CLOSED,
+	RTRS_PATH_DEAD,
+};
+
+struct rtrs_path;
+struct rtrs_con;
+
+/**
+ * struct rtrs_permit - a chunk of the server, lent to one user request
+ * @mem_id: the chunk id, the request slot index in every path
+ * @cpu_id: the CPU that took the permit; picks the I/O connection
+ * @con_type: %RTRS_ADMIN_CON or %RTRS_IO_CON
+ *
+ * The user's pdu (rtrs_clt_open()'s @pdu_sz bytes) follows the struct.
+ */
+struct rtrs_permit {
+	unsigned int		mem_id;
+	unsigned int		cpu_id;
+	enum rtrs_clt_con_type	con_type;
+};
+
+/* What a request slot is waiting for */
+enum rtrs_req_state {
+	RTRS_REQ_IDLE,
+	RTRS_REQ_POSTED,	/* sent, no response yet */
+	RTRS_REQ_INVALIDATING,	/* response in, LOCAL_INV in flight */
+};
+
+/**
+ * struct rtrs_req - one request slot of a path, indexed by permit mem_id
+ * @path: owner
+ * @con: the connection the request was posted on
+ * @permit: the permit of the request in flight
+ * @ops: the user's completion
+ * @state: see enum rtrs_req_state; changed only in the completion context
+ *	of @con, or by the path teardown once every QP is drained
+ * @status: the server's answer, kept while the MR is being invalidated
+ * @dir: READ or WRITE
+ * @mr: fast-registration MR for the data
+ * @mr_valid: @mr holds a registration that nobody has invalidated yet
+ * @hdr: user message and rtrs header, DMA-mapped to the device
+ * @hdr_dma: bus address of @hdr
+ * @usr_len: bytes of user message at the start of @hdr
+ * @data_len: data bytes of the request
+ * @sgl: the user's data pages
+ * @sg_cnt: number of entries in @sgl
+ * @nents: number of DMA-mapped entries of @sgl (0: not mapped)
+ * @reg_cqe: completion of the REG_MR work request
+ * @inv_cqe: completion of the LOCAL_INV work request
+ * @io_cqe: completion of the RDMA WRITE WITH IMM carrying the request
+ * @sge: the SGEs of that work request
+ */
+struct rtrs_req {
+	struct rtrs_path	*path;
+	struct rtrs_con		*con;
+	struct rtrs_permit	*permit;
+	struct rtrs_clt_req_ops	ops;
+	enum rtrs_req_state	state;
+	int			status;
+	int			dir;
+	struct ib_mr		*mr;
+	bool			mr_valid;
+	void			*hdr;
+	u64			hdr_dma;
+	u32			usr_len;
+	u32			data_len;
+	struct scatterlist	*sgl;
+	unsigned int		sg_cnt;
+	int			nents;
+	struct ib_cqe		reg_cqe;
+	struct ib_cqe		inv_cqe;
+	struct ib_cqe		io_cqe;
+	struct ib_sge		sge[RTRS_MAX_SEND_SGE];
+};
+
+/**
+ * struct rtrs_rx - one posted receive; the buffers of a connection are one
+ * DMA-mapped array, @idx picks ours
+ */
+struct rtrs_rx {
+	struct ib_cqe		cqe;
+	struct rtrs_con		*con;
+	u32			idx;
+};
+
+/**
+ * struct rtrs_con - one RC connection of a path
+ * @path: owner
+ * @cid: index in the path; 0 is the service connection
+ * @cpu: the CPU whose I/O this connection carries
+ * @cm_id: rdma_cm identifier; owns the QP
+ * @qp: the queue pair
+ * @cq: its completion queue, shared by send and receive
+ * @nr_cqe: size of @cq
+ * @polled: @cq is IB_POLL_DIRECT, reaped by rtrs_clt_rdma_cq_direct()
+ * @poll_lock: serialises direct polling
+ * @cm_done: a CM step finished, @cm_err says how
+ * @cm_err: 0 or the errno of the last CM step
+ * @rsp: the server's accept parameters, copied from the ESTABLISHED event
+ * @established: the CM connection is up (until DISCONNECTED)
+ * @rx: receive descriptors; @rx_buf holds their RTRS_RX_SIZE buffers
+ * @rx_num: number of receives kept posted
+ * @rx_buf: receive buffers
+ * @rx_dma: bus address of @rx_buf
+ * @info_rx: the larger receive that takes the info response (connection 0)
+ * @wr_cnt: sends posted, to signal one in @signal_interval
+ * @last_inv_rkey: rkey named by the last remote invalidation seen on @cq;
+ *	checked when the server says it invalidated a request's MR
+ * @last_inv_valid: @last_inv_rkey is not consumed yet
+ */
+struct rtrs_con {
+	struct rtrs_path	*path;
+	unsigned int		cid;
+	unsigned int		cpu;
+	struct rdma_cm_id	*cm_id;
+	struct ib_qp		*qp;
+	struct ib_cq		*cq;
+	u32			nr_cqe;
+	bool			polled;
+	spinlock_t		poll_lock; /* one direct poller at a time */
+	struct completion	cm_done;
+	int			cm_err;
+	struct rtrs_conn_params	rsp;
+	bool			established;
+	struct rtrs_rx		*rx;
+	u32			rx_num;
+	void			*rx_buf;
+	u64			rx_dma;
+	atomic_t		wr_cnt;
+	u32			last_inv_rkey;
+	bool			last_inv_valid;
+};
+
+/*
+ * Counters shown in sysfs (paths/<path>/stats/), per CPU. cpu_migr_from
+ * is bumped by the CPU that saw a completion meant for this one, so it is
+ * atomic; the others are only touched by their own CPU.
+ */
+struct rtrs_path_stats_pcpu {
+	u64		read_cnt;
+	u64		read_bytes;
+	u64		write_cnt;
+	u64		write_bytes;
+	atomic64_t	cpu_migr_from;
+	u64		cpu_migr_to;
+};
+
+struct rtrs_path_stats {
+	struct rtrs_path_stats_pcpu __percpu *pcpu;
+	atomic64_t	failover_cnt;
+	int		reconnect_ok;	/* successful reconnects; 0 after the first connect */
+	int		reconnect_fail;
+};
+
+/**
+ * struct rtrs_path - one path of a session
+ * @clt: the session
+ * @entry: in @clt->paths_list (RCU)
+ * @kobj: paths/<src>@<dst>/ in sysfs; its release frees the path
+ * @kobj_stats: paths/<src>@<dst>/stats/
+ * @sysfs_added: @kobj is in sysfs
+ * @src_addr: local address; the one actually used once connected
+ * @dst_addr: the server
+ * @has_src: the user named a source address
+ * @uuid: identifies the path to the server across reconnects
+ * @state: enum rtrs_path_state, under @state_lock
+ * @state_lock: protects @state
+ * @state_wq: woken on every state change
+ * @init_mutex: one connect or teardown at a time
+ * @ib_dev: the device all connections are on
+ * @pd: protection domain of this path alone, so that no other path's QP
+ *	can reach its MRs
+ * @hca_name: @ib_dev's name, cached for sysfs
+ * @hca_port: port number used
+ * @con_num: connections: 1 + @irq_con_num - 1 + poll queues
+ * @irq_con_num: connection 0 and the interrupt-driven I/O connections
+ * @cons: the connections
+ * @params: what the server accepted with (from connection 0)
+ * @signal_interval: signal one send in this many
+ * @max_pages_per_mr: pages one request MR maps
+ * @max_send_sge: SGEs one send may carry on the I/O connections
+ * @reqs: @params.queue_depth request slots
+ * @rbufs: the server's chunk table
+ * @recon_cnt: connects of this path so far, sent in every conn_req
+ * @first_conn: may create the session on the server
+ * @hb_dwork: heartbeat tick
+ * @hb_missed: ticks without anything received
+ * @hb_last_sent: when the last heartbeat went out
+ * @hb_cur_latency: last heartbeat round trip, ns
+ * @hb_cqe: completion of heartbeat sends
+ * @err_work: tears the connections down after a failure
+ * @reconnect_dwork: connects again after the delay
+ * @reconnect_attempts: failed attempts since the last success
+ * @inflight: requests in flight on this path; input of min-inflight
+ * @stats: counters for sysfs
+ * @up: counted in the session's connected paths
+ * @info_rsp: receive buffer of the info response
+ * @info_rsp_dma: its bus address
+ * @info_rsp_len: its size
+ * @info_req: the info request we send
+ * @info_req_dma: its bus address
+ * @info_cqe: completion of the info response receive
+ * @info_tx_cqe: completion of the info request send
+ * @info_done: the info exchange finished, @info_err says how
+ * @info_err: 0 or why the exchange failed
+ */
+struct rtrs_path {
+	struct rtrs_clt_sess	*clt;
+	struct list_head	entry;
+	struct rcu_head		rcu;
+	struct kobject		kobj;
+	struct kobject		kobj_stats;
+	bool			sysfs_added;
+	struct sockaddr_storage	src_addr;
+	struct sockaddr_storage	dst_addr;
+	bool			has_src;
+	uuid_t			uuid;
+	enum rtrs_path_state	state;
+	spinlock_t		state_lock; /* guards state */
+	wait_queue_head_t	state_wq;
+	struct mutex		init_mutex; /* connect vs teardown */
+	struct ib_device	*ib_dev;
+	struct ib_pd		*pd;
+	char			hca_name[IB_DEVICE_NAME_MAX];
+	u32			hca_port;
+	unsigned int		con_num;
+	unsigned int		irq_con_num;
+	struct rtrs_con		**cons;
+	struct rtrs_conn_params	params;
+	u32			signal_interval;
+	u32			max_pages_per_mr;
+	u32			max_send_sge;
+	struct rtrs_req		*reqs;
+	struct rtrs_rbuf	*rbufs;
+	u16			recon_cnt;
+	bool			first_conn;
+	struct delayed_work	hb_dwork;
+	atomic_t		hb_missed;
+	ktime_t			hb_last_sent;
+	s64			hb_cur_latency;
+	struct ib_cqe		hb_cqe;
+	struct work_struct	err_work;
+	struct delayed_work	reconnect_dwork;
+	unsigned int		reconnect_attempts;
+	atomic_t		inflight;
+	struct rtrs_path_stats	stats;
+	bool			up;
+	void			*info_rsp;
+	u64			info_rsp_dma;
+	size_t			info_rsp_len;
+	struct rtrs_msg_info_req *info_req;
+	u64			info_req_dma;
+	struct ib_cqe		info_cqe;
+	struct ib_cqe		info_tx_cqe;
+	struct completion	info_done;
+	int			info_err;
+};
+
+/**
+ * struct rtrs_clt_sess - a session: what rtrs_clt_open() returns
+ * @dev: /sys/class/rtrs-client/<sessname>; its release frees the session
+ * @entry: in the global list of sessions (device removal walks it)
+ * @sessname: the name, sent to the server as pathname
+ * @uuid: identifies the session to the server (paths_uuid)
+ * @port: server port
+ * @ops: the user's link event callback
+ * @paths_mutex: serialises adding and removing paths
+ * @paths_list: the paths (RCU)
+ * @paths_num: entries of @paths_list
+ * @pcpu_path: round-robin cursor per CPU
+ * @mp_policy: enum rtrs_mp_policy (READ_ONCE/WRITE_ONCE)
+ * @reconnect_delay_sec: pause before a reconnect
+ * @max_reconnect_attempts: -1 forever, 0 never
+ * @nr_poll_queues: polled connections per path
+ * @queue_depth: permits; fixed by the first path that connected
+ * @max_io_size: data bytes per request, the minimum over paths
+ * @max_segments: scatterlist entries per request, the minimum over paths
+ * @max_hdr_size: user message + header bytes, from the server
+ * @pdu_sz: user bytes after each permit
+ * @permits: @queue_depth permits of sizeof(permit) + @pdu_sz bytes each
+ * @permits_map: which permits are lent out
+ * @permits_wq: rtrs_clt_close() waits here for permits to come back
+ * @permits_used: permits lent out
+ * @permits_wait_index: sbitmap wait queue rotor
+ * @limits_mutex: serialises merging the limits of connecting paths
+ * @link_mutex: serialises link events
+ * @paths_up: connected paths, for the link events
+ * @opened: rtrs_clt_open() is done; link events may be sent
+ * @kobj_paths: /sys/class/rtrs-client/<sessname>/paths
+ */
+struct rtrs_clt_sess {
+	struct device		dev;
+	struct list_head	entry;
+	char			sessname[RTRS_SESSNAME_SIZE];
+	uuid_t			uuid;
+	u16			port;
+	struct rtrs_clt_ops	ops;
+	struct mutex		paths_mutex; /* add/remove path */
+	struct list_head	paths_list;
+	size_t			paths_num;
+	struct rtrs_path __rcu * __percpu *pcpu_path;
+	int			mp_policy;
+	u8			reconnect_delay_sec;
+	int			max_reconnect_attempts;
+	u32			nr_poll_queues;
+	u32			queue_depth;
+	u32			max_io_size;
+	u32			max_segments;
+	u32			max_hdr_size;
+	size_t			pdu_sz;
+	void			*permits;
+	struct sbitmap_queue	permits_map;
+	wait_queue_head_t	permits_wq;
+	atomic_t		permits_used;
+	atomic_t		permits_wait_index;
+	struct mutex		limits_mutex; /* queue_depth, max_* */
+	struct mutex		link_mutex; /* orders link events */
+	int			paths_up;
+	bool			opened;
+	struct kobject		*kobj_paths;
+};
+
+static inline struct rtrs_permit *rtrs_permit_at(struct rtrs_clt_sess *clt,
+						 unsigned int i)
+{
+	return clt->permits + i * (sizeof(struct rtrs_permit) + clt->pdu_sz);
+}
+
+#define rtrs_path_log(level, p, fmt, ...)				\
+	({								\
+		const struct rtrs_path *__p = (p);			\
+		level("%s %s: " fmt, __p->clt->sessname, __p->hca_name,	\
+		      ##__VA_ARGS__);					\
+	})
+#define rtrs_path_err(p, fmt, ...) rtrs_path_log(pr_err, p, fmt, ##__VA_ARGS__)
+#define rtrs_path_err_rl(p, fmt, ...)					\
+	rtrs_path_log(pr_err_ratelimited, p, fmt, ##__VA_ARGS__)
+#define rtrs_path_info(p, fmt, ...) rtrs_path_log(pr_info, p, fmt, ##__VA_ARGS__)
+
+/* rtrs-frwr.c: memory registration, the only place that builds REG/INV WRs */
+int rtrs_frwr_init(struct rtrs_req *req, struct ib_pd *pd, u32 max_pages);
+void rtrs_frwr_release(struct rtrs_req *req);
+int rtrs_frwr_map(struct rtrs_req *req, struct ib_reg_wr *reg, int access);
+int rtrs_frwr_local_inv(struct rtrs_req *req);
+void rtrs_frwr_stale_inv(struct rtrs_req *req, struct ib_send_wr *wr);
+bool rtrs_frwr_remote_inv(struct rtrs_req *req, u32 rkey);
+
+/* rtrs-conn.c: one connection's CM, QP, CQ and receives */
+struct rtrs_con *rtrs_con_create(struct rtrs_path *path, unsigned int cid);
+void rtrs_con_destroy(struct rtrs_con *con);
+int rtrs_con_connect(struct rtrs_con *con);
+void rtrs_con_disconnect(struct rtrs_con *con);
+int rtrs_con_post_send(struct rtrs_con *con, struct ib_send_wr *first,
+		       struct ib_send_wr *last);
+int rtrs_con_post_recv(struct rtrs_rx *rx);
+void *rtrs_rx_buf(struct rtrs_rx *rx);
+
+/* rtrs-path.c: path life cycle, handshake, heartbeat, recovery */
+struct rtrs_path *rtrs_path_alloc(struct rtrs_clt_sess *clt,
+				  const struct rtrs_addr *addr,
+				  unsigned int nr_poll_queues);
+void rtrs_path_free(struct rtrs_path *path);
+void rtrs_path_release(struct rtrs_path *path);
+void rtrs_path_device_removed(struct rtrs_path *path, struct ib_device *dev);
+int rtrs_path_open(struct rtrs_path *path);
+void rtrs_path_close(struct rtrs_path *path);
+void rtrs_path_error(struct rtrs_path *path);
+bool rtrs_path_change_state(struct rtrs_path *path,
+			    enum rtrs_path_state new_state);
+enum rtrs_path_state rtrs_path_state(struct rtrs_path *path);
+int rtrs_path_reconnect_now(struct rtrs_path *path);
+void rtrs_path_hb_rx(struct rtrs_path *path);
+void rtrs_path_hb_ack(struct rtrs_path *path);
+void rtrs_path_info_rx(struct rtrs_con *con, struct ib_wc *wc);
+extern struct workqueue_struct *rtrs_wq;
+
+/* rtrs-io.c: requests on the wire and their completions */
+int rtrs_req_post(struct rtrs_req *req, struct rtrs_con *con);
+void rtrs_req_complete(struct rtrs_req *req, int status);
+void rtrs_req_cancel(struct rtrs_req *req);
+void rtrs_rx_done(struct ib_cq *cq, struct ib_wc *wc);
+void rtrs_req_init_cqes(struct rtrs_req *req);
+void rtrs_path_fail_reqs(struct rtrs_path *path);
+
+/* rtrs-clt.c: the session, permits, path selection, link events */
+void rtrs_clt_path_up(struct rtrs_path *path);
+void rtrs_clt_path_down(struct rtrs_path *path);
+int rtrs_clt_set_limits(struct rtrs_path *path);
+int rtrs_clt_failover(struct rtrs_req *req);
+int rtrs_clt_add_path(struct rtrs_clt_sess *clt, const struct rtrs_addr *addr);
+int rtrs_clt_remove_path(struct rtrs_path *path);
+void rtrs_clt_release(struct rtrs_clt_sess *clt);
+
 /* rtrs-clt-sysfs.c */
 int rtrs_clt_class_init(void);
 void rtrs_clt_class_exit(void);
+int rtrs_clt_sysfs_create(struct rtrs_clt_sess *clt);
+void rtrs_clt_sysfs_remove(struct rtrs_clt_sess *clt);
+int rtrs_path_sysfs_create(struct rtrs_path *path);
+void rtrs_path_sysfs_remove(struct rtrs_path *path);
+void rtrs_clt_dev_init(struct rtrs_clt_sess *clt);
+void rtrs_path_kobj_init(struct rtrs_path *path);
 
 #endif /* RTRS_PRI_H */

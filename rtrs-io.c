@@ -1,0 +1,410 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * rtrs-io.c - requests on the wire and their completions.
+ *
+ * A request goes out as one RDMA WRITE WITH IMMEDIATE into the server chunk
+ * of its permit; the immediate names the chunk and where in it the rtrs
+ * header lies:
+ *
+ *   WRITE: [data][user message][rtrs_msg_rdma_write] from chunk offset 0.
+ *          The data leaves from the user's pages directly, with the PD's
+ *          local DMA lkey, when the pages fit the send SGEs; otherwise from
+ *          an MR registered for local access.
+ *   READ:  [user message][rtrs_msg_rdma_read + one desc] at chunk offset
+ *          data_len; the desc names an MR over the user's pages that the
+ *          server RDMA-writes the data into.
+ *
+ * The server answers on the same connection with an immediate carrying the
+ * chunk id and an errno, either as an RDMA WRITE WITH IMM (no payload) or,
+ * when it rotates chunk rkeys (RTRS_MSG_NEW_RKEY_F), as a SEND WITH IMM
+ * carrying the chunk's next rkey. A READ's answer is preceded by a
+ * SEND_WITH_INV of our rkey. Every receive is re-posted as it completes.
+ *
+ * A slot's state (enum rtrs_req_state) changes only in the completion
+ * context of its connection, or in the path teardown once every QP of the
+ * path is drained, so a request completes exactly once.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/dma-mapping.h>
+
+#include "rtrs-pri.h"
+
+static void rtrs_req_unmap(struct rtrs_req *req)
+{
+	if (req->nents) {
+		ib_dma_unmap_sg(req->path->ib_dev, req->sgl, req->sg_cnt,
+				req->dir == READ ? DMA_FROM_DEVICE :
+						   DMA_TO_DEVICE);
+		req->nents = 0;
+	}
+}
+
+static void rtrs_req_account_cpu(struct rtrs_req *req)
+{
+	struct rtrs_path_stats_pcpu __percpu *pcpu = req->path->stats.pcpu;
+	unsigned int cpu = raw_smp_processor_id();
+
+	if (req->con->cid == 0 || cpu == req->con->cpu)
+		return;
+	atomic64_inc(&per_cpu_ptr(pcpu, req->con->cpu)->cpu_migr_from);
+	this_cpu_inc(pcpu->cpu_migr_to);
+}
+
+/**
+ * rtrs_req_complete() - give a request back to its user
+ * @req: a slot in RTRS_REQ_POSTED or RTRS_REQ_INVALIDATING whose MR is no
+ *	longer reachable by the server
+ * @status: 0 or a negative errno for the user
+ *
+ * Context: the completion context of @req's connection, or the path
+ * teardown after the drain. Calls the user's conf_fn, which must not sleep.
+ */
+void rtrs_req_complete(struct rtrs_req *req, int status)
+{
+	struct rtrs_clt_req_ops ops = req->ops;
+
+	rtrs_req_unmap(req);
+	rtrs_req_account_cpu(req);
+	req->state = RTRS_REQ_IDLE;
+	req->permit = NULL;
+	atomic_dec(&req->path->inflight);
+	ops.conf_fn(ops.priv, status);
+}
+
+/**
+ * rtrs_req_cancel() - take a request back from the path teardown
+ * @req: a slot in RTRS_REQ_POSTED on a drained path
+ *
+ * Leaves the user's fields in place for a failover; the caller completes
+ * or re-issues the request.
+ */
+void rtrs_req_cancel(struct rtrs_req *req)
+{
+	rtrs_req_unmap(req);
+	req->state = RTRS_REQ_IDLE;
+	req->permit = NULL;
+	atomic_dec(&req->path->inflight);
+}
+
+/* The server answered request @req with @status */
+static void rtrs_req_response(struct rtrs_req *req, int status, bool w_inv)
+{
+	struct rtrs_con *con = req->con;
+
+	if (w_inv && con->last_inv_valid) {
+		rtrs_frwr_remote_inv(req, con->last_inv_rkey);
+		con->last_inv_valid = false;
+	}
+	if (!req->mr_valid) {
+		rtrs_req_complete(req, status);
+		return;
+	}
+	/* Not invalidated by the server (a WRITE's MR, or it did not): do it */
+	req->status = status;
+	req->state = RTRS_REQ_INVALIDATING;
+	if (rtrs_frwr_local_inv(req)) {
+		rtrs_path_err_rl(req->path, "LOCAL_INV post failed\n");
+		rtrs_path_error(req->path);
+	}
+}
+
+static void rtrs_io_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct rtrs_req *req = container_of(wc->wr_cqe, struct rtrs_req,
+					    io_cqe);
+
+	/* Only every signal_interval-th send comes here on success */
+	if (wc->status != IB_WC_SUCCESS) {
+		if (wc->status != IB_WC_WR_FLUSH_ERR)
+			rtrs_path_err_rl(req->path, "request send failed: %s\n",
+					 ib_wc_status_msg(wc->status));
+		rtrs_path_error(req->path);
+	}
+}
+
+/**
+ * rtrs_req_init_cqes() - set the completion handlers of a request slot
+ * @req: the slot
+ */
+void rtrs_req_init_cqes(struct rtrs_req *req)
+{
+	req->io_cqe.done = rtrs_io_done;
+}
+
+/* Describe the data of a WRITE: local SGEs when they fit, else an MR */
+static int rtrs_req_write_data(struct rtrs_req *req, struct ib_reg_wr *reg,
+			       u32 *num_sge)
+{
+	struct rtrs_path *path = req->path;
+	struct scatterlist *sg;
+	int i;
+
+	if (req->nents < path->max_send_sge) {
+		for_each_sg(req->sgl, sg, req->nents, i) {
+			req->sge[i].addr = sg_dma_address(sg);
+			req->sge[i].length = sg_dma_len(sg);
+			req->sge[i].lkey = path->pd->local_dma_lkey;
+		}
+		*num_sge = req->nents;
+		return 0;
+	}
+	if (rtrs_frwr_map(req, reg, IB_ACCESS_LOCAL_WRITE))
+		return -EINVAL;
+	req->sge[0].addr = req->mr->iova;
+	req->sge[0].length = req->mr->length;
+	req->sge[0].lkey = req->mr->lkey;
+	*num_sge = 1;
+	return 0;
+}
+
+/**
+ * rtrs_req_post() - send a filled request slot to the server
+ * @req: the slot; user message in @req->hdr, data in @req->sgl
+ * @con: the connection to use
+ *
+ * Context: any; does not sleep. Called under rcu_read_lock() with the path
+ * CONNECTED, so the teardown waits for the post to finish.
+ * Return: 0 once posted; -EINVAL if the data does not map; -ENOMEM or
+ * another error of the DMA mapping or of ib_post_send(). On error the slot
+ * is idle again and the user's request untouched.
+ */
+int rtrs_req_post(struct rtrs_req *req, struct rtrs_con *con)
+{
+	struct rtrs_path *path = req->path;
+	struct ib_device *dev = path->ib_dev;
+	struct rtrs_rbuf *rbuf = &path->rbufs[req->permit->mem_id];
+	struct ib_send_wr stale_inv, *first;
+	struct ib_rdma_wr wr = {};
+	struct ib_reg_wr reg;
+	u32 num_sge = 0, hdr_len, offset, imm;
+	u64 raddr = rbuf->addr;
+	int err;
+
+	req->con = con;
+	reg.wr.opcode = IB_WR_SEND;	/* no registration (yet) */
+	first = &wr.wr;
+	if (req->mr_valid) {
+		rtrs_frwr_stale_inv(req, &stale_inv);
+		first = &stale_inv;
+	}
+	if (req->sg_cnt) {
+		req->nents = ib_dma_map_sg(dev, req->sgl, req->sg_cnt,
+					   req->dir == READ ? DMA_FROM_DEVICE :
+							      DMA_TO_DEVICE);
+		if (!req->nents)
+			return -ENOMEM;
+	}
+
+	if (req->dir == WRITE) {
+		err = rtrs_req_write_data(req, &reg, &num_sge);
+		if (err)
+			goto unmap;
+		hdr_len = rtrs_write_msg_init(req->hdr + req->usr_len,
+					      req->usr_len);
+		offset = req->data_len + req->usr_len;
+	} else {
+		u64 addr = 0;
+		u32 key = 0;
+
+		if (req->nents) {
+			err = rtrs_frwr_map(req, &reg, IB_ACCESS_LOCAL_WRITE |
+						       IB_ACCESS_REMOTE_WRITE);
+			if (err)
+				goto unmap;
+			addr = req->mr->iova;
+			key = req->mr->rkey;
+		}
+		hdr_len = rtrs_read_msg_init(req->hdr + req->usr_len,
+					     req->usr_len, addr, key,
+					     req->data_len);
+		offset = req->data_len + req->usr_len;
+		raddr += req->data_len;
+	}
+	err = rtrs_io_req_imm(req->permit->mem_id, offset, &path->params, &imm);
+	if (err)
+		goto unmap;
+
+	req->sge[num_sge].addr = req->hdr_dma;
+	req->sge[num_sge].length = req->usr_len + hdr_len;
+	req->sge[num_sge].lkey = path->pd->local_dma_lkey;
+	num_sge++;
+	ib_dma_sync_single_for_device(dev, req->hdr_dma, req->usr_len + hdr_len,
+				      DMA_TO_DEVICE);
+
+	wr.wr.opcode = IB_WR_RDMA_WRITE_WITH_IMM;
+	wr.wr.wr_cqe = &req->io_cqe;
+	wr.wr.sg_list = req->sge;
+	wr.wr.num_sge = num_sge;
+	wr.wr.ex.imm_data = cpu_to_be32(imm);
+	wr.remote_addr = raddr;
+	wr.rkey = rbuf->rkey;
+
+	/* chain: [stale LOCAL_INV] -> [REG_MR] -> RDMA WRITE WITH IMM */
+	if (reg.wr.opcode == IB_WR_REG_MR) {
+		reg.wr.next = &wr.wr;
+		if (first == &stale_inv)
+			stale_inv.next = &reg.wr;
+		else
+			first = &reg.wr;
+	} else if (first == &stale_inv) {
+		stale_inv.next = &wr.wr;
+	}
+
+	req->state = RTRS_REQ_POSTED;
+	atomic_inc(&path->inflight);
+	err = rtrs_con_post_send(con, first, &wr.wr);
+	if (err) {
+		atomic_dec(&path->inflight);
+		req->state = RTRS_REQ_IDLE;
+		goto unmap;
+	}
+	return 0;
+
+unmap:
+	rtrs_req_unmap(req);
+	return err;
+}
+
+/* A response immediate, with the rkey_rsp payload of a SEND if any */
+static int rtrs_rx_io_rsp(struct rtrs_con *con, u32 imm, const void *buf,
+			  u32 len)
+{
+	struct rtrs_path *path = con->path;
+	u16 qd = path->params.queue_depth;
+	struct rtrs_req *req;
+	u32 id, rkey;
+	int status, err;
+
+	err = rtrs_io_rsp_parse(rtrs_imm_payload(imm), qd, &id, &status);
+	if (err) {
+		rtrs_path_err_rl(path, "response for chunk %u of %u\n",
+				 rtrs_imm_payload(imm) & RTRS_IO_RSP_ID_MASK, qd);
+		return err;
+	}
+	if (buf) {
+		if (!(path->params.flags & RTRS_MSG_NEW_RKEY_F) ||
+		    rtrs_rkey_rsp_parse(buf, len, qd, id, &rkey)) {
+			rtrs_path_err_rl(path, "bad rkey response for chunk %u\n",
+					 id);
+			return -EPROTO;
+		}
+		path->rbufs[id].rkey = rkey;
+	}
+	req = &path->reqs[id];
+	if (req->state != RTRS_REQ_POSTED || req->con != con) {
+		rtrs_path_err_rl(path, "response for chunk %u, not in flight on connection %u\n",
+				 id, con->cid);
+		return -EPROTO;
+	}
+	rtrs_req_response(req, status,
+			  rtrs_imm_type(imm) == RTRS_IO_RSP_W_INV_IMM);
+	return 0;
+}
+
+static int rtrs_rx_imm(struct rtrs_con *con, u32 imm, const void *buf,
+		       u32 len)
+{
+	switch (rtrs_imm_type(imm)) {
+	case RTRS_IO_RSP_IMM:
+	case RTRS_IO_RSP_W_INV_IMM:
+		return rtrs_rx_io_rsp(con, imm, buf, len);
+	case RTRS_HB_MSG_IMM:
+		rtrs_path_hb_rx(con->path);
+		return 0;
+	case RTRS_HB_ACK_IMM:
+		rtrs_path_hb_ack(con->path);
+		return 0;
+	default:
+		rtrs_path_err_rl(con->path, "unknown immediate type %u\n",
+				 rtrs_imm_type(imm));
+		return 0;
+	}
+}
+
+static int rtrs_rx_dispatch(struct rtrs_rx *rx, struct ib_wc *wc)
+{
+	struct rtrs_con *con = rx->con;
+
+	switch (wc->opcode) {
+	case IB_WC_RECV_RDMA_WITH_IMM:
+		return rtrs_rx_imm(con, be32_to_cpu(wc->ex.imm_data), NULL, 0);
+	case IB_WC_RECV:
+		if (wc->wc_flags & IB_WC_WITH_INVALIDATE) {
+			con->last_inv_rkey = wc->ex.invalidate_rkey;
+			con->last_inv_valid = true;
+			return 0;
+		}
+		if (wc->wc_flags & IB_WC_WITH_IMM)
+			return rtrs_rx_imm(con, be32_to_cpu(wc->ex.imm_data),
+					   rtrs_rx_buf(rx), wc->byte_len);
+		fallthrough;
+	default:
+		rtrs_path_err_rl(con->path, "unexpected receive, opcode %d flags %#x\n",
+				 wc->opcode, wc->wc_flags);
+		return -EPROTO;
+	}
+}
+
+/**
+ * rtrs_rx_done() - completion of a receive on any connection
+ * @cq: the connection's CQ
+ * @wc: the work completion
+ *
+ * Anything received proves the server alive. A protocol violation fails
+ * the path instead of being acted upon.
+ */
+void rtrs_rx_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct rtrs_rx *rx = container_of(wc->wr_cqe, struct rtrs_rx, cqe);
+	struct rtrs_path *path = rx->con->path;
+
+	if (wc->status != IB_WC_SUCCESS) {
+		if (wc->status != IB_WC_WR_FLUSH_ERR)
+			rtrs_path_err_rl(path, "receive failed: %s\n",
+					 ib_wc_status_msg(wc->status));
+		rtrs_path_error(path);
+		return;
+	}
+	atomic_set(&path->hb_missed, 0);
+	if (rtrs_rx_dispatch(rx, wc) || rtrs_con_post_recv(rx))
+		rtrs_path_error(path);
+}
+
+/**
+ * rtrs_path_fail_reqs() - hand back every request of a drained path
+ * @path: a path whose QPs are all drained
+ *
+ * Requests the server already answered complete with its answer (their
+ * MRs die with the path); the others are offered to another path, and
+ * fail with -ECONNABORTED when no path takes them.
+ *
+ * Context: process (the teardown).
+ */
+void rtrs_path_fail_reqs(struct rtrs_path *path)
+{
+	u32 i;
+
+	if (!path->reqs)
+		return;
+	for (i = 0; i < path->params.queue_depth; i++) {
+		struct rtrs_req *req = &path->reqs[i];
+		struct rtrs_clt_req_ops ops;
+		int err;
+
+		switch (req->state) {
+		case RTRS_REQ_INVALIDATING:
+			req->mr_valid = false;
+			rtrs_req_complete(req, req->status);
+			break;
+		case RTRS_REQ_POSTED:
+			ops = req->ops;
+			err = rtrs_clt_failover(req);
+			if (err)
+				ops.conf_fn(ops.priv, err);
+			break;
+		default:
+			break;
+		}
+	}
+}

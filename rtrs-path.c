@@ -1,0 +1,705 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * rtrs-path.c - the life of a path: connect, handshake, heartbeat, failure
+ * and reconnect.
+ *
+ * Connecting (rtrs_path_connect()) is the same for the first connect, a
+ * reconnect and an added path: connection 0, whose accept tells the queue
+ * depth, then every I/O connection, the request slots, and the info
+ * exchange on connection 0 that brings the server's chunk table. The
+ * server trusts the info request to come last, after every connection.
+ *
+ * Every failure, whatever reports it (a completion error, the CM, a missed
+ * heartbeat, a protocol violation), goes through rtrs_path_error(): only
+ * the CONNECTED -> RECONNECTING transition queues the recovery work, so a
+ * burst of errors recovers once. The recovery tears the path down
+ * (rtrs_path_teardown(), which accepts any partial state) and schedules a
+ * reconnect; the reconnect work either succeeds or schedules itself again,
+ * until max_reconnect_attempts says stop.
+ *
+ * ORDER of the teardown: stop the heartbeat; wait out RCU readers, which
+ * post requests and poll CQs only on CONNECTED paths; flush every QP, after
+ * which no completion can run; hand back the requests; tell the session;
+ * free what the connect built, in reverse.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/slab.h>
+#include <linux/random.h>
+#include <linux/dma-mapping.h>
+
+#include "rtrs-pri.h"
+
+struct workqueue_struct *rtrs_wq;
+
+/* ------------------------------------------------------------- state */
+
+static bool rtrs_state_allowed(enum rtrs_path_state old,
+			       enum rtrs_path_state new)
+{
+	switch (new) {
+	case RTRS_PATH_CONNECTING:
+		return old == RTRS_PATH_RECONNECTING;
+	case RTRS_PATH_RECONNECTING:
+		return old == RTRS_PATH_CONNECTED ||
+		       old == RTRS_PATH_CONNECTING_ERR ||
+		       old == RTRS_PATH_CLOSED;
+	case RTRS_PATH_CONNECTED:
+	case RTRS_PATH_CONNECTING_ERR:
+		return old == RTRS_PATH_CONNECTING;
+	case RTRS_PATH_CLOSING:
+		return old == RTRS_PATH_CONNECTING ||
+		       old == RTRS_PATH_CONNECTING_ERR ||
+		       old == RTRS_PATH_RECONNECTING ||
+		       old == RTRS_PATH_CONNECTED;
+	case RTRS_PATH_CLOSED:
+		return old == RTRS_PATH_CLOSING;
+	case RTRS_PATH_DEAD:
+		return old == RTRS_PATH_CLOSED;
+	}
+	return false;
+}
+
+/**
+ * rtrs_path_change_state() - move a path to @new_state if allowed from the
+ * current one (the upstream state table)
+ * @path: the path
+ * @new_state: where to go
+ *
+ * Context: any. Return: true if the state changed.
+ */
+bool rtrs_path_change_state(struct rtrs_path *path,
+			    enum rtrs_path_state new_state)
+{
+	unsigned long flags;
+	bool changed;
+
+	spin_lock_irqsave(&path->state_lock, flags);
+	changed = rtrs_state_allowed(path->state, new_state);
+	if (changed)
+		path->state = new_state;
+	spin_unlock_irqrestore(&path->state_lock, flags);
+	if (changed)
+		wake_up_all(&path->state_wq);
+	return changed;
+}
+
+/**
+ * rtrs_path_state() - the current state of a path
+ * @path: the path
+ *
+ * Return: enum rtrs_path_state; may change right after.
+ */
+enum rtrs_path_state rtrs_path_state(struct rtrs_path *path)
+{
+	return READ_ONCE(path->state);
+}
+
+/**
+ * rtrs_path_error() - a path failed: start recovery once
+ * @path: the path
+ *
+ * A connected path goes to RECONNECTING and the recovery work is queued; a
+ * path being connected goes to CONNECTING_ERR, which makes the connecting
+ * thread give up. Anything else is already being handled.
+ *
+ * Context: any (completion handlers, CM handler, work items).
+ */
+void rtrs_path_error(struct rtrs_path *path)
+{
+	if (rtrs_path_change_state(path, RTRS_PATH_RECONNECTING))
+		queue_work(rtrs_wq, &path->err_work);
+	else
+		rtrs_path_change_state(path, RTRS_PATH_CONNECTING_ERR);
+}
+
+/* --------------------------------------------------------- heartbeat */
+
+static void rtrs_path_hb_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct rtrs_path *path = container_of(wc->wr_cqe, struct rtrs_path,
+					      hb_cqe);
+
+	if (wc->status != IB_WC_SUCCESS) {
+		if (wc->status != IB_WC_WR_FLUSH_ERR)
+			rtrs_path_err_rl(path, "heartbeat send failed: %s\n",
+					 ib_wc_status_msg(wc->status));
+		rtrs_path_error(path);
+	}
+}
+
+static void rtrs_path_hb_send(struct rtrs_path *path, u32 type)
+{
+	struct ib_rdma_wr wr = {
+		.wr = {
+			.opcode	     = IB_WR_RDMA_WRITE_WITH_IMM,
+			.wr_cqe	     = &path->hb_cqe,
+			.ex.imm_data = cpu_to_be32(rtrs_imm(type, 0)),
+		},
+	};
+
+	if (rtrs_con_post_send(path->cons[0], &wr.wr, &wr.wr)) {
+		rtrs_path_err_rl(path, "heartbeat post failed\n");
+		rtrs_path_error(path);
+	}
+}
+
+static void rtrs_path_hb_work(struct work_struct *work)
+{
+	struct rtrs_path *path = container_of(to_delayed_work(work),
+					      struct rtrs_path, hb_dwork);
+	int missed = atomic_inc_return(&path->hb_missed);
+
+	if (missed > RTRS_HB_MISSED_MAX + 1) {
+		rtrs_path_err(path, "no heartbeat from the server for %d s\n",
+			      RTRS_HB_MISSED_MAX * RTRS_HB_INTERVAL_MS / 1000);
+		rtrs_path_error(path);
+		return;
+	}
+	/* One heartbeat out at a time; the ack (or any traffic) resets */
+	if (missed == 1) {
+		path->hb_last_sent = ktime_get();
+		rtrs_path_hb_send(path, RTRS_HB_MSG_IMM);
+	}
+	queue_delayed_work(rtrs_wq, &path->hb_dwork,
+			   msecs_to_jiffies(RTRS_HB_INTERVAL_MS));
+}
+
+/**
+ * rtrs_path_hb_rx() - the server sent a heartbeat: acknowledge it
+ * @path: the path
+ *
+ * Context: completion handler.
+ */
+void rtrs_path_hb_rx(struct rtrs_path *path)
+{
+	rtrs_path_hb_send(path, RTRS_HB_ACK_IMM);
+}
+
+/**
+ * rtrs_path_hb_ack() - our heartbeat came back: record the round trip
+ * @path: the path
+ *
+ * Context: completion handler.
+ */
+void rtrs_path_hb_ack(struct rtrs_path *path)
+{
+	WRITE_ONCE(path->hb_cur_latency,
+		   ktime_to_ns(ktime_sub(ktime_get(), path->hb_last_sent)));
+}
+
+/* ------------------------------------------------------------ connect */
+
+static void rtrs_path_free_reqs(struct rtrs_path *path)
+{
+	u32 i;
+
+	if (!path->reqs)
+		return;
+	for (i = 0; i < path->params.queue_depth; i++) {
+		struct rtrs_req *req = &path->reqs[i];
+
+		rtrs_frwr_release(req);
+		if (req->hdr_dma)
+			ib_dma_unmap_single(path->ib_dev, req->hdr_dma,
+					    path->params.max_hdr_size,
+					    DMA_TO_DEVICE);
+		kfree(req->hdr);
+	}
+	kvfree(path->reqs);
+	path->reqs = NULL;
+	kvfree(path->rbufs);
+	path->rbufs = NULL;
+}
+
+static int rtrs_path_alloc_reqs(struct rtrs_path *path)
+{
+	u32 i, qd = path->params.queue_depth;
+	int err;
+
+	path->rbufs = kvcalloc(qd, sizeof(*path->rbufs), GFP_KERNEL);
+	path->reqs = kvcalloc(qd, sizeof(*path->reqs), GFP_KERNEL);
+	if (!path->reqs || !path->rbufs)
+		return -ENOMEM;
+	for (i = 0; i < qd; i++) {
+		struct rtrs_req *req = &path->reqs[i];
+		u64 dma;
+
+		req->path = path;
+		rtrs_req_init_cqes(req);
+		req->hdr = kmalloc(path->params.max_hdr_size, GFP_KERNEL);
+		if (!req->hdr)
+			return -ENOMEM;
+		dma = ib_dma_map_single(path->ib_dev, req->hdr,
+					path->params.max_hdr_size,
+					DMA_TO_DEVICE);
+		if (ib_dma_mapping_error(path->ib_dev, dma))
+			return -ENOMEM;
+		req->hdr_dma = dma;
+		err = rtrs_frwr_init(req, path->pd, path->max_pages_per_mr);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* What connection 0's accept told us; all connects of a session agree */
+static int rtrs_path_take_params(struct rtrs_path *path)
+{
+	struct rtrs_con *con = path->cons[0];
+	struct rtrs_conn_params *p = &con->rsp;
+	struct rtrs_clt_sess *clt = path->clt;
+
+	if (clt->queue_depth && p->queue_depth != clt->queue_depth) {
+		rtrs_path_err(path, "server queue depth %u, session has %u\n",
+			      p->queue_depth, clt->queue_depth);
+		return -EINVAL;
+	}
+	if (path->reqs && p->queue_depth != path->params.queue_depth)
+		return -EINVAL;
+	path->params = *p;
+	path->signal_interval = min_t(u32, p->queue_depth,
+				      RTRS_SERVICE_QUEUE_DEPTH);
+	/* the real source address, for sysfs and for the server's checks */
+	memcpy(&path->src_addr, &con->cm_id->route.addr.src_addr,
+	       sizeof(path->src_addr));
+	/* from now on this path may re-create the session on the server */
+	path->first_conn = true;
+	return 0;
+}
+
+static void rtrs_path_info_rx_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct rtrs_path *path = container_of(wc->wr_cqe, struct rtrs_path,
+					      info_cqe);
+
+	if (wc->status != IB_WC_SUCCESS) {
+		path->info_err = -ECONNRESET;
+	} else {
+		ib_dma_sync_single_for_cpu(path->ib_dev, path->info_rsp_dma,
+					   path->info_rsp_len, DMA_FROM_DEVICE);
+		atomic_set(&path->hb_missed, 0);
+		path->info_err = rtrs_info_rsp_parse(path->info_rsp,
+						     wc->byte_len,
+						     &path->params,
+						     path->rbufs);
+		if (path->info_err)
+			rtrs_path_err(path, "bad info response (%u bytes)\n",
+				      wc->byte_len);
+	}
+	complete(&path->info_done);
+}
+
+static void rtrs_path_info_tx_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct rtrs_path *path = container_of(wc->wr_cqe, struct rtrs_path,
+					      info_tx_cqe);
+
+	if (wc->status != IB_WC_SUCCESS) {
+		path->info_err = -ECONNRESET;
+		complete(&path->info_done);
+	}
+}
+
+static void rtrs_path_free_info(struct rtrs_path *path)
+{
+	if (path->info_rsp_dma)
+		ib_dma_unmap_single(path->ib_dev, path->info_rsp_dma,
+				    path->info_rsp_len, DMA_FROM_DEVICE);
+	path->info_rsp_dma = 0;
+	kfree(path->info_rsp);
+	path->info_rsp = NULL;
+	if (path->info_req_dma)
+		ib_dma_unmap_single(path->ib_dev, path->info_req_dma,
+				    sizeof(struct rtrs_msg_info_req),
+				    DMA_TO_DEVICE);
+	path->info_req_dma = 0;
+	kfree(path->info_req);
+	path->info_req = NULL;
+}
+
+static int rtrs_path_map_info(struct rtrs_path *path)
+{
+	struct ib_device *dev = path->ib_dev;
+	u64 dma;
+
+	path->info_rsp_len = sizeof(struct rtrs_msg_info_rsp) +
+		path->params.queue_depth * sizeof(struct rtrs_sg_desc);
+	path->info_rsp = kmalloc(path->info_rsp_len, GFP_KERNEL);
+	path->info_req = kmalloc(sizeof(*path->info_req), GFP_KERNEL);
+	if (!path->info_rsp || !path->info_req)
+		return -ENOMEM;
+	if (rtrs_info_req_init(path->info_req, path->clt->sessname))
+		return -EINVAL;
+
+	dma = ib_dma_map_single(dev, path->info_rsp, path->info_rsp_len,
+				DMA_FROM_DEVICE);
+	if (ib_dma_mapping_error(dev, dma))
+		return -ENOMEM;
+	path->info_rsp_dma = dma;
+	dma = ib_dma_map_single(dev, path->info_req,
+				sizeof(struct rtrs_msg_info_req), DMA_TO_DEVICE);
+	if (ib_dma_mapping_error(dev, dma))
+		return -ENOMEM;
+	path->info_req_dma = dma;
+	return 0;
+}
+
+/* The info exchange on connection 0: our name, the server's chunk table */
+static int rtrs_path_info_exchange(struct rtrs_path *path)
+{
+	struct rtrs_con *con = path->cons[0];
+	struct ib_sge rx_sge, tx_sge;
+	struct ib_recv_wr rx = {
+		.wr_cqe	 = &path->info_cqe,
+		.sg_list = &rx_sge,
+		.num_sge = 1,
+	};
+	struct ib_send_wr tx = {
+		.opcode	    = IB_WR_SEND,
+		.wr_cqe	    = &path->info_tx_cqe,
+		.sg_list    = &tx_sge,
+		.num_sge    = 1,
+		.send_flags = IB_SEND_SIGNALED,
+	};
+	unsigned long tmo = msecs_to_jiffies(RTRS_CONNECT_TIMEOUT_MS);
+	int err;
+
+	err = rtrs_path_map_info(path);
+	if (err)
+		return err;
+	rx_sge = (struct ib_sge) {
+		.addr	= path->info_rsp_dma,
+		.length	= path->info_rsp_len,
+		.lkey	= path->pd->local_dma_lkey,
+	};
+	tx_sge = (struct ib_sge) {
+		.addr	= path->info_req_dma,
+		.length	= sizeof(struct rtrs_msg_info_req),
+		.lkey	= path->pd->local_dma_lkey,
+	};
+	path->info_cqe.done = rtrs_path_info_rx_done;
+	path->info_tx_cqe.done = rtrs_path_info_tx_done;
+	path->info_err = 0;
+	reinit_completion(&path->info_done);
+
+	err = ib_post_recv(con->qp, &rx, NULL);
+	if (err)
+		return err;
+	ib_dma_sync_single_for_device(path->ib_dev, path->info_req_dma,
+				      sizeof(struct rtrs_msg_info_req),
+				      DMA_TO_DEVICE);
+	err = ib_post_send(con->qp, &tx, NULL);
+	if (err)
+		return err;
+	if (!wait_for_completion_timeout(&path->info_done, tmo))
+		return -ETIMEDOUT;
+	return path->info_err;
+}
+
+static int rtrs_path_post_rx(struct rtrs_path *path)
+{
+	unsigned int cid;
+	u32 i;
+	int err;
+
+	for (cid = 0; cid < path->con_num; cid++) {
+		struct rtrs_con *con = path->cons[cid];
+
+		for (i = 0; i < con->rx_num; i++) {
+			err = rtrs_con_post_recv(&con->rx[i]);
+			if (err)
+				return err;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Build and connect everything; on error the caller tears down. Called
+ * with init_mutex held and the path CONNECTING.
+ */
+static int rtrs_path_connect(struct rtrs_path *path)
+{
+	unsigned int cid;
+	int err;
+
+	path->recon_cnt++;
+	path->cons = kcalloc(path->con_num, sizeof(*path->cons), GFP_KERNEL);
+	if (!path->cons)
+		return -ENOMEM;
+	for (cid = 0; cid < path->con_num; cid++) {
+		path->cons[cid] = rtrs_con_create(path, cid);
+		if (!path->cons[cid])
+			return -ENOMEM;
+		err = rtrs_con_connect(path->cons[cid]);
+		if (!err && cid == 0)
+			err = rtrs_path_take_params(path);
+		if (err)
+			return err;
+	}
+	err = rtrs_path_alloc_reqs(path);
+	if (!err)
+		err = rtrs_path_info_exchange(path);
+	if (!err)
+		err = rtrs_path_post_rx(path);
+	if (!err)
+		err = rtrs_clt_set_limits(path);
+	return err;
+}
+
+/* Undo rtrs_path_connect(), from any point; init_mutex held */
+static void rtrs_path_teardown(struct rtrs_path *path)
+{
+	unsigned int cid;
+
+	cancel_delayed_work_sync(&path->hb_dwork);
+	synchronize_rcu();
+	if (path->cons)
+		for (cid = 0; cid < path->con_num; cid++)
+			if (path->cons[cid])
+				rtrs_con_disconnect(path->cons[cid]);
+	rtrs_path_fail_reqs(path);
+	if (path->up) {
+		path->up = false;
+		rtrs_clt_path_down(path);
+	}
+	rtrs_path_free_reqs(path);
+	rtrs_path_free_info(path);
+	if (path->cons) {
+		for (cid = 0; cid < path->con_num; cid++)
+			rtrs_con_destroy(path->cons[cid]);
+		kfree(path->cons);
+		path->cons = NULL;
+	}
+	if (path->pd) {
+		ib_dealloc_pd(path->pd);
+		path->pd = NULL;
+	}
+	path->ib_dev = NULL;
+	atomic_set(&path->hb_missed, 0);
+}
+
+/* Connect under init_mutex; on success the path is CONNECTED and beating */
+static int rtrs_path_try_connect(struct rtrs_path *path)
+{
+	int err;
+
+	mutex_lock(&path->init_mutex);
+	err = rtrs_path_connect(path);
+	if (!err && !rtrs_path_change_state(path, RTRS_PATH_CONNECTED))
+		err = -ECONNABORTED;
+	if (err) {
+		rtrs_path_teardown(path);
+	} else {
+		path->up = true;
+		rtrs_clt_path_up(path);
+		queue_delayed_work(rtrs_wq, &path->hb_dwork,
+				   msecs_to_jiffies(RTRS_HB_INTERVAL_MS));
+	}
+	mutex_unlock(&path->init_mutex);
+	return err;
+}
+
+/**
+ * rtrs_path_open() - the first connect of a new path
+ * @path: a path from rtrs_path_alloc(), CONNECTING
+ *
+ * A failed first connect is not retried: the caller (rtrs_clt_open() or
+ * add_path) reports it.
+ *
+ * Context: process, sleeps up to RTRS_CONNECT_TIMEOUT_MS per step of every
+ * connection. Return: 0 or the error of the step that failed.
+ */
+int rtrs_path_open(struct rtrs_path *path)
+{
+	int err = rtrs_path_try_connect(path);
+
+	if (err) {
+		rtrs_path_change_state(path, RTRS_PATH_CONNECTING_ERR);
+		rtrs_path_change_state(path, RTRS_PATH_CLOSING);
+		rtrs_path_change_state(path, RTRS_PATH_CLOSED);
+	}
+	return err;
+}
+
+static void rtrs_path_schedule_reconnect(struct rtrs_path *path)
+{
+	unsigned long delay = path->clt->reconnect_delay_sec * 1000UL +
+			      get_random_u32() % 1000;
+
+	queue_delayed_work(rtrs_wq, &path->reconnect_dwork,
+			   msecs_to_jiffies(delay));
+}
+
+static void rtrs_path_err_work(struct work_struct *work)
+{
+	struct rtrs_path *path = container_of(work, struct rtrs_path,
+					      err_work);
+
+	mutex_lock(&path->init_mutex);
+	rtrs_path_teardown(path);
+	mutex_unlock(&path->init_mutex);
+	if (rtrs_path_state(path) == RTRS_PATH_RECONNECTING)
+		rtrs_path_schedule_reconnect(path);
+}
+
+static void rtrs_path_reconnect_work(struct work_struct *work)
+{
+	struct rtrs_path *path = container_of(to_delayed_work(work),
+					      struct rtrs_path,
+					      reconnect_dwork);
+	int max = READ_ONCE(path->clt->max_reconnect_attempts);
+
+	if (rtrs_path_state(path) != RTRS_PATH_RECONNECTING)
+		return;
+	if (max >= 0 && path->reconnect_attempts >= max) {
+		rtrs_path_info(path, "giving up after %u reconnect attempts\n",
+			       path->reconnect_attempts);
+		rtrs_path_change_state(path, RTRS_PATH_CLOSING);
+		rtrs_path_change_state(path, RTRS_PATH_CLOSED);
+		return;
+	}
+	path->reconnect_attempts++;
+	if (!rtrs_path_change_state(path, RTRS_PATH_CONNECTING))
+		return;
+	if (!rtrs_path_try_connect(path)) {
+		path->reconnect_attempts = 0;
+		path->stats.reconnect_ok++;
+		rtrs_path_info(path, "reconnected\n");
+		return;
+	}
+	path->stats.reconnect_fail++;
+	rtrs_path_change_state(path, RTRS_PATH_CONNECTING_ERR);
+	if (rtrs_path_change_state(path, RTRS_PATH_RECONNECTING))
+		rtrs_path_schedule_reconnect(path);
+}
+
+/**
+ * rtrs_path_reconnect_now() - tear a path down and connect it again at once
+ * @path: a path that is CONNECTED, CONNECTING_ERR or CLOSED
+ *
+ * Context: process, sleeps for the whole connect.
+ * Return: 0 if connected afterwards, -ENOTCONN if not, -EBUSY if the path
+ * is in a state that does not allow it (connecting, closing, dead).
+ */
+int rtrs_path_reconnect_now(struct rtrs_path *path)
+{
+	if (!rtrs_path_change_state(path, RTRS_PATH_RECONNECTING))
+		return -EBUSY;
+	mutex_lock(&path->init_mutex);
+	rtrs_path_teardown(path);
+	mutex_unlock(&path->init_mutex);
+	path->reconnect_attempts = 0;
+	mod_delayed_work(rtrs_wq, &path->reconnect_dwork, 0);
+	flush_delayed_work(&path->reconnect_dwork);
+	return rtrs_path_state(path) == RTRS_PATH_CONNECTED ? 0 : -ENOTCONN;
+}
+
+/**
+ * rtrs_path_close() - disconnect a path and stop it reconnecting
+ * @path: the path, in any state
+ *
+ * Afterwards the path is CLOSED (or DEAD, if it was) and holds no verbs
+ * resources; every request it had was handed back. A later
+ * rtrs_path_reconnect_now() may revive it.
+ *
+ * Context: process, may sleep.
+ */
+void rtrs_path_close(struct rtrs_path *path)
+{
+	rtrs_path_change_state(path, RTRS_PATH_CLOSING);
+	cancel_work_sync(&path->err_work);
+	cancel_delayed_work_sync(&path->reconnect_dwork);
+	mutex_lock(&path->init_mutex);
+	rtrs_path_teardown(path);
+	mutex_unlock(&path->init_mutex);
+	rtrs_path_change_state(path, RTRS_PATH_CLOSED);
+}
+
+/**
+ * rtrs_path_device_removed() - tear a path down if it uses @dev
+ * @path: the path
+ * @dev: the device going away
+ *
+ * A connected path then reconnects after the usual delay, perhaps over
+ * another device.
+ *
+ * Context: process (the ib_client's remove), may sleep.
+ */
+void rtrs_path_device_removed(struct rtrs_path *path, struct ib_device *dev)
+{
+	mutex_lock(&path->init_mutex);
+	if (path->ib_dev == dev) {
+		rtrs_path_error(path);
+		rtrs_path_teardown(path);
+	}
+	mutex_unlock(&path->init_mutex);
+}
+
+/**
+ * rtrs_path_alloc() - allocate a path; nothing is connected yet
+ * @clt: the session
+ * @addr: source (may be NULL) and destination
+ * @nr_poll_queues: polled connections to add to the interrupt ones
+ *
+ * The path is freed with rtrs_path_free() whatever happens to it.
+ *
+ * Context: process. Return: the path, or an ERR_PTR.
+ */
+struct rtrs_path *rtrs_path_alloc(struct rtrs_clt_sess *clt,
+				  const struct rtrs_addr *addr,
+				  unsigned int nr_poll_queues)
+{
+	struct rtrs_path *path;
+
+	path = kzalloc(sizeof(*path), GFP_KERNEL);
+	if (!path)
+		return ERR_PTR(-ENOMEM);
+	path->stats.pcpu = alloc_percpu(struct rtrs_path_stats_pcpu);
+	if (!path->stats.pcpu) {
+		kfree(path);
+		return ERR_PTR(-ENOMEM);
+	}
+	path->clt = clt;
+	INIT_LIST_HEAD(&path->entry);
+	memcpy(&path->dst_addr, addr->dst, sizeof(path->dst_addr));
+	if (addr->src) {
+		memcpy(&path->src_addr, addr->src, sizeof(path->src_addr));
+		path->has_src = true;
+	}
+	uuid_gen(&path->uuid);
+	path->irq_con_num = nr_cpu_ids + 1;
+	path->con_num = path->irq_con_num + nr_poll_queues;
+	path->state = RTRS_PATH_CONNECTING;
+	spin_lock_init(&path->state_lock);
+	init_waitqueue_head(&path->state_wq);
+	mutex_init(&path->init_mutex);
+	init_completion(&path->info_done);
+	path->hb_cqe.done = rtrs_path_hb_done;
+	INIT_DELAYED_WORK(&path->hb_dwork, rtrs_path_hb_work);
+	INIT_WORK(&path->err_work, rtrs_path_err_work);
+	INIT_DELAYED_WORK(&path->reconnect_dwork, rtrs_path_reconnect_work);
+	rtrs_path_kobj_init(path);
+	return path;
+}
+
+/**
+ * rtrs_path_release() - free the memory of a path; its kobject's release
+ * @path: a closed path
+ */
+void rtrs_path_release(struct rtrs_path *path)
+{
+	mutex_destroy(&path->init_mutex);
+	free_percpu(path->stats.pcpu);
+	kfree(path);
+}
+
+/**
+ * rtrs_path_free() - drop the allocation reference of a path
+ * @path: a closed path, off the session's list
+ */
+void rtrs_path_free(struct rtrs_path *path)
+{
+	kobject_put(&path->kobj);
+}
