@@ -1,0 +1,6 @@
+# Suite: OUR rtrs-client + upstream rnbd-client built against our rtrs.h, client 6.1 <->
+# upstream server 6.1.
+SERVER_SERIES=6.1
+CLIENT_SERIES=6.1
+CLIENT_STACK=ours
+CASES="ours-load rnbd-data fio-verify"
