@@ -42,9 +42,11 @@ _bed_start_vm() { # <vm> <kver> <smp> <idx> <listen|connect> <port0> <port1>
 		-m "${BED_MEM:-2G}" -smp "$smp" -display none -monitor none -no-reboot -nodefaults
 		-serial "file:$d/console.log"
 		-kernel "/boot/vmlinuz-$kv" -initrd "$img"
-		-append "console=ttyS0 panic=-1 loglevel=7 log_buf_len=4M rcupdate.rcu_cpu_stall_timeout=60"
+		-append "console=ttyS0 panic=-1 loglevel=7 log_buf_len=4M rcupdate.rcu_cpu_stall_timeout=60 bed_repo=$BED_REPO"
 		-fsdev local,id=hostroot,path=/,security_model=none,readonly=on,multidevs=remap
 		-device virtio-9p-pci,fsdev=hostroot,mount_tag=hostroot
+		-fsdev "local,id=repo,path=$BED_REPO,security_model=none,readonly=on,multidevs=remap"
+		-device virtio-9p-pci,fsdev=repo,mount_tag=repo
 		-fsdev "local,id=bed,path=$d/share,security_model=none,multidevs=remap"
 		-device virtio-9p-pci,fsdev=bed,mount_tag=bed
 		-device virtio-rng-pci

@@ -53,6 +53,13 @@ mount -t tmpfs tmpfs $R/dev/shm
 mount -t debugfs debugfs $R/sys/kernel/debug 2>/dev/null
 mount -t tracefs tracefs $R/sys/kernel/tracing 2>/dev/null
 mount -t configfs configfs $R/sys/kernel/config 2>/dev/null
+# The repository may live under a directory the tmpfs mounts above hide (a clone in /tmp,
+# as CI may use): mount it again at its own path from its own read-only share.
+repo=$(sed -n 's/.*bed_repo=\([^ ]*\).*/\1/p' /proc/cmdline)
+if [ -n "$repo" ]; then
+	mkdir -p "$R$repo" 2>/dev/null
+	mount -t 9p -o trans=virtio,version=9p2000.L,ro,msize=262144,cache=loose repo "$R$repo" || die "mount repo share at $repo"
+fi
 mkdir -p $R/tmp/bed
 mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 bed $R/tmp/bed || die "mount bed share"
 # request_module() runs /proc/sys/kernel/modprobe in THIS root: route it into the chroot.
