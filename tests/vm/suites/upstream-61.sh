@@ -2,4 +2,4 @@
 SERVER_SERIES=6.1
 CLIENT_SERIES=6.1
 CLIENT_STACK=upstream
-CASES="bed-smoke rnbd-data ours-load link-cut"
+CASES="bed-smoke rnbd-data ours-load link-cut server-reload rnbd-ipv6-link1"

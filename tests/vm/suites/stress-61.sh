@@ -1,0 +1,5 @@
+# Suite: long rnbd stress rounds, upstream client, 6.1 <-> 6.1 (not in make check).
+SERVER_SERIES=6.1
+CLIENT_SERIES=6.1
+CLIENT_STACK=upstream
+CASES="rnbd-stress"

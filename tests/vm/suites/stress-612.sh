@@ -1,0 +1,5 @@
+# Suite: long rnbd stress rounds, upstream client, 6.12 <-> 6.12 (not in make check).
+SERVER_SERIES=6.12
+CLIENT_SERIES=6.12
+CLIENT_STACK=upstream
+CASES="rnbd-stress"
