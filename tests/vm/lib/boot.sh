@@ -56,7 +56,9 @@ _bed_start_vm() { # <vm> <kver> <smp> <idx> <listen|connect> <port0> <port1>
 	rm -f "$d/dead" "$d/stopping" "$d/share/ready" "$d/share/heartbeat"
 	: > "$d/console.log"
 	# timeout: a last-resort bound should this script itself be killed without cleanup
-	timeout -k 10 "${BED_VM_MAX_S:-5400}" "${q[@]}" < /dev/null > "$d/qemu.log" 2>&1 &
+	# (the lock fd is closed in QEMU: a killed runner must not leave the lock held)
+	( [ -n "${BED_LOCK_FD:-}" ] && eval "exec $BED_LOCK_FD>&-"
+	  exec timeout -k 10 "${BED_VM_MAX_S:-5400}" "${q[@]}" < /dev/null > "$d/qemu.log" 2>&1 ) &
 	echo $! > "$d/qemu.pid"
 	_bed_watchdog "$vm" &
 	echo $! > "$d/watchdog.pid"
@@ -65,6 +67,7 @@ _bed_start_vm() { # <vm> <kver> <smp> <idx> <listen|connect> <port0> <port1>
 
 _bed_watchdog() { # <vm>: declare the VM dead (and kill it) on fatal console output, QEMU exit, or hang
 	local vm=$1 d=$BED_DIR/$1 pid why="" hb age
+	[ -n "${BED_LOCK_FD:-}" ] && eval "exec $BED_LOCK_FD>&-"
 	pid=$(cat "$d/qemu.pid")
 	while :; do
 		[ -e "$d/stopping" ] && break
@@ -103,8 +106,21 @@ _bed_wait_ready() { # <vm> <deadline>
 	grep -q '^ready' "$f" || { echo "$vm: $(cat "$f")" >&2; return 1; }
 }
 
+# One VM pair at a time on this host (2 cores, TCG): a second pair starves both, and rxe
+# then times out (seen: QP flushed with "REG MR failed: WR flushed" after a 2.8 s guest
+# freeze). BED_LOCK=0 disables; BED_LOCK_WAIT (3600 s) bounds the wait.
+_bed_lock() {
+	[ "${BED_LOCK:-1}" = 0 ] && return 0
+	exec {BED_LOCK_FD}> /tmp/rtrs-bed.lock
+	flock -n "$BED_LOCK_FD" && return 0
+	echo "[$(bed_ts)] another bed run holds /tmp/rtrs-bed.lock; waiting (max ${BED_LOCK_WAIT:-3600}s)" >&2
+	flock -w "${BED_LOCK_WAIT:-3600}" "$BED_LOCK_FD" ||
+		{ echo "bed: /tmp/rtrs-bed.lock still held after ${BED_LOCK_WAIT:-3600}s" >&2; return 1; }
+}
+
 bed_boot() {
 	local ports p0 p1 t0 dl i
+	_bed_lock || return 1
 	t0=$(date +%s)
 	BED_SOCK=$(mktemp -d /tmp/rtrs-bed.XXXXXX); export BED_SOCK
 	mkdir -p "$BED_DIR"
