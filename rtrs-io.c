@@ -158,6 +158,19 @@ static int rtrs_req_write_data(struct rtrs_req *req, struct ib_reg_wr *reg,
 	return 0;
 }
 
+static int rtrs_req_check_len(struct rtrs_req *req)
+{
+	struct scatterlist *sg;
+	u64 total = 0;
+	int i;
+
+	for_each_sg(req->sgl, sg, req->nents, i)
+		total += sg_dma_len(sg);
+	if (req->dir == WRITE ? total != req->data_len : total < req->data_len)
+		return -EINVAL;
+	return 0;
+}
+
 /**
  * rtrs_req_post() - send a filled request slot to the server
  * @req: the slot; user message in @req->hdr, data in @req->sgl
@@ -165,7 +178,8 @@ static int rtrs_req_write_data(struct rtrs_req *req, struct ib_reg_wr *reg,
  *
  * Context: any; does not sleep. Called under rcu_read_lock() with the path
  * CONNECTED, so the teardown waits for the post to finish.
- * Return: 0 once posted; -EINVAL if the data does not map; -ENOMEM or
+ * Return: 0 once posted; -EINVAL if the data does not map or its length
+ * does not match @req->data_len; -ENOMEM or
  * another error of the DMA mapping or of ib_post_send(). On error the slot
  * is idle again and the user's request untouched.
  */
@@ -195,6 +209,13 @@ int rtrs_req_post(struct rtrs_req *req, struct rtrs_con *con)
 		if (!req->nents)
 			return -ENOMEM;
 	}
+	/*
+	 * The server finds the header at data_len + usr_len: a WRITE must send
+	 * exactly data_len bytes, a READ's buffer must hold data_len bytes.
+	 */
+	err = rtrs_req_check_len(req);
+	if (err)
+		goto unmap;
 
 	if (req->dir == WRITE) {
 		err = rtrs_req_write_data(req, &reg, &num_sge);

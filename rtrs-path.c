@@ -255,8 +255,6 @@ static int rtrs_path_take_params(struct rtrs_path *path)
 			      p->queue_depth, clt->queue_depth);
 		return -EINVAL;
 	}
-	if (path->reqs && p->queue_depth != path->params.queue_depth)
-		return -EINVAL;
 	path->params = *p;
 	path->signal_interval = min_t(u32, p->queue_depth,
 				      RTRS_SERVICE_QUEUE_DEPTH);
