@@ -10,7 +10,8 @@
 #                                  (always rebuilt; needs `make KVER=<kver>` first).
 #
 # Env: PEER_ONLY=upstream|ours to build one half; OURS_BUILD=<dir> holds <kver>/Module.symvers
-# of our module (default <repo>/build). Prints the .ko paths it produced.
+# of our module (default <repo>/build); OURS_RNBD_OUT=<dir> puts rnbd-ours there instead (a
+# private build that others' rebuilds cannot invalidate). Prints the .ko paths it produced.
 set -u
 kv=${1:?usage: build-peer.sh <kver>}
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -57,7 +58,7 @@ fi
 
 # ---------- upstream rnbd-client against our rtrs.h (always rebuilt) ----------
 if [ "${PEER_ONLY:-}" != upstream ]; then
-	o=$out/rnbd-ours
+	o=${OURS_RNBD_OUT:-$out/rnbd-ours}
 	sym=${OURS_BUILD:-$top/build}/$kv/Module.symvers
 	if [ ! -e "$sym" ]; then
 		echo "build-peer: $sym missing: run 'make KVER=$kv' first" >&2; rc=1

@@ -29,7 +29,7 @@ _bed_start_vm() { # <vm> <kver> <smp> <idx> <listen|connect> <port0> <port1>
 		echo 'export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root TERM=dumb LANG=C'
 		printf 'export BED_ROLE=%q BED_IDX=%q BED_REPO=%q BED_SHARE=/tmp/bed BED_KVER=%q\n' "$vm" "$idx" "$BED_REPO" "$kv"
 		printf 'export BED_PEER_UP=%q BED_OURS_KO=%q BED_OURS_RNBD=%q\n' \
-			"$BED_REPO/.cache/peer/$kv/upstream" "$ours_ko" "$BED_REPO/.cache/peer/$kv/rnbd-ours/rnbd-client.ko"
+			"$BED_REPO/.cache/peer/$kv/upstream" "$ours_ko" "${BED_OURS_RNBD_KO:-$BED_REPO/.cache/peer/$kv/rnbd-ours/rnbd-client.ko}"
 		printf 'exec /bin/bash %q\n' "$BED_REPO/tests/vm/guest/agent.sh"
 	} > "$d/share/boot.sh"
 	local net=() l p
