@@ -421,7 +421,7 @@ static ssize_t reset_all_show(struct kobject *kobj,
 	return sysfs_emit(buf, "echo 1 to reset all statistics\n");
 }
 
-static void rtrs_stats_reset(struct rtrs_path *path)
+static void rtrs_stats_reset_rdma(struct rtrs_path *path)
 {
 	struct rtrs_path_stats_pcpu *s;
 	int cpu;
@@ -432,38 +432,66 @@ static void rtrs_stats_reset(struct rtrs_path *path)
 		s->read_bytes = 0;
 		s->write_cnt = 0;
 		s->write_bytes = 0;
+	}
+	atomic64_set(&path->stats.failover_cnt, 0);
+}
+
+static void rtrs_stats_reset_cpu_migr(struct rtrs_path *path)
+{
+	struct rtrs_path_stats_pcpu *s;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		s = per_cpu_ptr(path->stats.pcpu, cpu);
 		atomic64_set(&s->cpu_migr_from, 0);
 		s->cpu_migr_to = 0;
 	}
-	atomic64_set(&path->stats.failover_cnt, 0);
+}
+
+static void rtrs_stats_reset_reconnects(struct rtrs_path *path)
+{
 	path->stats.reconnect_ok = 0;
 	path->stats.reconnect_fail = 0;
 }
 
-/*
- * Every stats file takes "1" to reset (upstream resets only its own
- * counters; reset_all resets all of them). The in-flight count drives the
- * min-inflight policy and is not a statistic: it is never reset.
- */
-static ssize_t stats_store(struct kobject *kobj, struct kobj_attribute *attr,
-			   const char *buf, size_t count)
+static void rtrs_stats_reset_all(struct rtrs_path *path)
 {
-	if (!sysfs_streq(buf, "1"))
-		return -EINVAL;
-	rtrs_stats_reset(stats_to_path(kobj));
-	return count;
+	rtrs_stats_reset_rdma(path);
+	rtrs_stats_reset_cpu_migr(path);
+	rtrs_stats_reset_reconnects(path);
 }
 
+/*
+ * Each stats file takes "1" and resets the counters it shows, reset_all
+ * resets them all, as upstream does. Unlike upstream, the in-flight count
+ * is never reset: it is not a statistic but the input of the min-inflight
+ * policy, and zeroing it under I/O would drive it negative.
+ */
+#define RTRS_STATS_STORE(name, reset)					\
+static ssize_t name##_store(struct kobject *kobj,			\
+			    struct kobj_attribute *attr,		\
+			    const char *buf, size_t count)		\
+{									\
+	if (!sysfs_streq(buf, "1"))					\
+		return -EINVAL;						\
+	reset(stats_to_path(kobj));					\
+	return count;							\
+}
+
+RTRS_STATS_STORE(cpu_migration_from, rtrs_stats_reset_cpu_migr)
+RTRS_STATS_STORE(cpu_migration_to, rtrs_stats_reset_cpu_migr)
+RTRS_STATS_STORE(reconnects, rtrs_stats_reset_reconnects)
+RTRS_STATS_STORE(rdma, rtrs_stats_reset_rdma)
+RTRS_STATS_STORE(reset_all, rtrs_stats_reset_all)
+
 static struct kobj_attribute rtrs_stats_from_attr =
-	__ATTR(cpu_migration_from, 0644, cpu_migration_from_show, stats_store);
+	__ATTR_RW(cpu_migration_from);
 static struct kobj_attribute rtrs_stats_to_attr =
-	__ATTR(cpu_migration_to, 0644, cpu_migration_to_show, stats_store);
+	__ATTR_RW(cpu_migration_to);
 static struct kobj_attribute rtrs_stats_reconnects_attr =
-	__ATTR(reconnects, 0644, reconnects_show, stats_store);
-static struct kobj_attribute rtrs_stats_rdma_attr =
-	__ATTR(rdma, 0644, rdma_show, stats_store);
-static struct kobj_attribute rtrs_stats_reset_attr =
-	__ATTR(reset_all, 0644, reset_all_show, stats_store);
+	__ATTR_RW(reconnects);
+static struct kobj_attribute rtrs_stats_rdma_attr = __ATTR_RW(rdma);
+static struct kobj_attribute rtrs_stats_reset_attr = __ATTR_RW(reset_all);
 
 static struct attribute *rtrs_stats_attrs[] = {
 	&rtrs_stats_from_attr.attr,

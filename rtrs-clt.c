@@ -128,6 +128,18 @@ static bool rtrs_path_usable(struct rtrs_path *path)
 	return rtrs_path_state(path) == RTRS_PATH_CONNECTED;
 }
 
+static bool rtrs_clt_connected(struct rtrs_clt_sess *clt)
+{
+	struct rtrs_path *path;
+	bool connected = false;
+
+	rcu_read_lock();
+	list_for_each_entry_rcu(path, &clt->paths_list, entry)
+		connected |= rtrs_path_usable(path);
+	rcu_read_unlock();
+	return connected;
+}
+
 static s64 rtrs_path_metric(struct rtrs_path *path, int policy)
 {
 	if (policy == MP_POLICY_MIN_LATENCY)
@@ -177,12 +189,44 @@ found:
 	return best;
 }
 
+/*
+ * Polled queues. The API gives rtrs_clt_request() no way to know whether
+ * its caller will poll for the completion (rnbd does not pass the request's
+ * hctx or REQ_POLLED). What we do know is who polls: a CPU that called
+ * rtrs_clt_rdma_cq_direct() in the last RTRS_POLL_HINT_MS is submitting
+ * polled I/O, so its requests go to the polled queue it polls. A request
+ * that lands there without a poller is reaped by the queue's sweeper
+ * (rtrs-conn.c), so a wrong guess costs latency, never a completion.
+ */
+static struct rtrs_con *rtrs_poll_con(struct rtrs_path *path,
+				      struct rtrs_permit *permit)
+{
+	struct rtrs_clt_sess *clt = path->clt;
+	struct rtrs_poll_hint *hint;
+	unsigned long stamp;
+	unsigned int slot;
+
+	if (!clt->nr_poll_queues || path->con_num == path->irq_con_num)
+		return NULL;
+	hint = per_cpu_ptr(clt->poll_hint, permit->cpu_id);
+	stamp = READ_ONCE(hint->stamp);
+	if (time_after(jiffies, stamp + msecs_to_jiffies(RTRS_POLL_HINT_MS)))
+		return NULL;
+	slot = READ_ONCE(hint->slot) % (path->con_num - path->irq_con_num);
+	return path->cons[path->irq_con_num + slot];
+}
+
 /* The connection of @path that carries @permit's requests */
 static struct rtrs_con *rtrs_permit_con(struct rtrs_path *path,
 					struct rtrs_permit *permit)
 {
+	struct rtrs_con *con;
+
 	if (permit->con_type == RTRS_ADMIN_CON)
 		return path->cons[0];
+	con = rtrs_poll_con(path, permit);
+	if (con)
+		return con;
 	return path->cons[permit->cpu_id % (path->irq_con_num - 1) + 1];
 }
 
@@ -337,42 +381,46 @@ int rtrs_clt_request(int dir, struct rtrs_clt_req_ops *ops,
 }
 EXPORT_SYMBOL(rtrs_clt_request);
 
-static int rtrs_con_poll(struct rtrs_con *con)
-{
-	int cnt;
-
-	if (!con->polled || !spin_trylock(&con->poll_lock))
-		return 0;
-	cnt = ib_process_cq_direct(con->cq, -1);
-	spin_unlock(&con->poll_lock);
-	return cnt;
-}
-
 /**
  * rtrs_clt_rdma_cq_direct() - reap completions of a polled queue
  * @clt: the session
- * @index: the queue: blk-mq's hctx number, so the first polled queue is
- *	the one after the interrupt-driven ones
+ * @index: the user's queue number. rnbd passes its blk-mq hctx number,
+ *	which for polled hctxs runs on after the interrupt-driven ones;
+ *	any number works: it is taken modulo the session's polled queues
  *
- * Context: any; does not sleep. Concurrent callers on one queue do not
+ * Reaps that polled queue on every connected path, and makes the calling
+ * CPU's requests go to that queue for the next RTRS_POLL_HINT_MS.
+ *
+ * Context: process; does not sleep. Concurrent callers on one queue do not
  * wait for each other: the loser reaps nothing.
- * Return: completions reaped (0 for an interrupt-driven queue), or -1 if no
- * path is connected.
+ * Return: completions reaped (0 for a session without polled queues), or
+ * -1 if no path is connected.
  */
 int rtrs_clt_rdma_cq_direct(struct rtrs_clt_sess *clt, unsigned int index)
 {
+	struct rtrs_poll_hint *hint;
 	struct rtrs_path *path;
+	unsigned int slot;
 	int cnt = -1;
+
+	if (!clt->nr_poll_queues)
+		return rtrs_clt_connected(clt) ? 0 : -1;
+	slot = index % clt->nr_poll_queues;
+	hint = raw_cpu_ptr(clt->poll_hint);
+	WRITE_ONCE(hint->slot, slot);
+	WRITE_ONCE(hint->stamp, jiffies);
 
 	rcu_read_lock();
 	list_for_each_entry_rcu(path, &clt->paths_list, entry) {
-		if (rtrs_path_usable(path)) {
-			cnt = index + 1 < path->con_num ?
-			      rtrs_con_poll(path->cons[index + 1]) : 0;
-			break;
-		}
+		if (!rtrs_path_usable(path))
+			continue;
+		cnt = max(cnt, 0);
+		if (path->con_num > path->irq_con_num + slot)
+			cnt += rtrs_con_poll(path->cons[path->irq_con_num + slot]);
 	}
 	rcu_read_unlock();
+	if (cnt > 0)
+		atomic64_add(cnt, &clt->poll_direct);
 	return cnt;
 }
 EXPORT_SYMBOL(rtrs_clt_rdma_cq_direct);
@@ -386,14 +434,7 @@ EXPORT_SYMBOL(rtrs_clt_rdma_cq_direct);
  */
 int rtrs_clt_query(struct rtrs_clt_sess *clt, struct rtrs_attrs *attr)
 {
-	struct rtrs_path *path;
-	bool connected = false;
-
-	rcu_read_lock();
-	list_for_each_entry_rcu(path, &clt->paths_list, entry)
-		connected |= rtrs_path_usable(path);
-	rcu_read_unlock();
-	if (!connected)
+	if (!rtrs_clt_connected(clt))
 		return -ECOMM;
 	attr->queue_depth = clt->queue_depth;
 	attr->max_segments = clt->max_segments;
@@ -528,7 +569,8 @@ int rtrs_clt_add_path(struct rtrs_clt_sess *clt, const struct rtrs_addr *addr)
 	struct rtrs_path *path;
 	int err;
 
-	path = rtrs_path_alloc(clt, addr, 0);
+	/* unlike upstream, an added path gets the session's polled queues */
+	path = rtrs_path_alloc(clt, addr, clt->nr_poll_queues);
 	if (IS_ERR(path))
 		return PTR_ERR(path);
 	/* a session without paths must be re-created on the server */
@@ -569,15 +611,23 @@ static struct rtrs_clt_sess *rtrs_clt_alloc(struct rtrs_clt_ops *ops,
 					    u32 nr_poll_queues)
 {
 	struct rtrs_clt_sess *clt;
+	int cpu;
 
 	clt = kzalloc(sizeof(*clt), GFP_KERNEL);
 	if (!clt)
 		return ERR_PTR(-ENOMEM);
 	clt->pcpu_path = alloc_percpu(typeof(*clt->pcpu_path));
-	if (!clt->pcpu_path) {
+	clt->poll_hint = alloc_percpu(struct rtrs_poll_hint);
+	if (!clt->pcpu_path || !clt->poll_hint) {
+		free_percpu(clt->poll_hint);
+		free_percpu(clt->pcpu_path);
 		kfree(clt);
 		return ERR_PTR(-ENOMEM);
 	}
+	/* no CPU has polled yet */
+	for_each_possible_cpu(cpu)
+		per_cpu_ptr(clt->poll_hint, cpu)->stamp = jiffies -
+			msecs_to_jiffies(RTRS_POLL_HINT_MS) - 1;
 	strscpy(clt->sessname, sessname, sizeof(clt->sessname));
 	uuid_gen(&clt->uuid);
 	clt->port = port;
@@ -604,6 +654,7 @@ static struct rtrs_clt_sess *rtrs_clt_alloc(struct rtrs_clt_ops *ops,
 void rtrs_clt_release(struct rtrs_clt_sess *clt)
 {
 	rtrs_clt_free_permits(clt);
+	free_percpu(clt->poll_hint);
 	free_percpu(clt->pcpu_path);
 	mutex_destroy(&clt->paths_mutex);
 	mutex_destroy(&clt->link_mutex);
@@ -686,6 +737,7 @@ struct rtrs_clt_sess *rtrs_clt_open(struct rtrs_clt_ops *ops,
 	err = rtrs_clt_alloc_permits(clt);
 	if (err)
 		goto fail;
+	rtrs_debugfs_add_sess(clt);
 	mutex_lock(&clt->link_mutex);
 	clt->opened = true;
 	mutex_unlock(&clt->link_mutex);
@@ -720,6 +772,7 @@ void rtrs_clt_close(struct rtrs_clt_sess *clt)
 	mutex_lock(&clt->link_mutex);
 	clt->opened = false;
 	mutex_unlock(&clt->link_mutex);
+	rtrs_debugfs_del_sess(clt);
 	rtrs_clt_destroy_paths(clt);
 	wait_event(clt->permits_wq, !atomic_read(&clt->permits_used));
 	rtrs_clt_sysfs_remove(clt);
@@ -770,12 +823,14 @@ static int __init rtrs_clt_init(void)
 	err = rtrs_clt_class_init();
 	if (err)
 		goto destroy_wq;
+	rtrs_debugfs_init();
 	err = ib_register_client(&rtrs_clt_ib_client);
 	if (err)
 		goto class_exit;
 	return 0;
 
 class_exit:
+	rtrs_debugfs_exit();
 	rtrs_clt_class_exit();
 destroy_wq:
 	destroy_workqueue(rtrs_wq);
@@ -785,6 +840,7 @@ destroy_wq:
 static void __exit rtrs_clt_exit(void)
 {
 	ib_unregister_client(&rtrs_clt_ib_client);
+	rtrs_debugfs_exit();
 	rtrs_clt_class_exit();
 	destroy_workqueue(rtrs_wq);
 }

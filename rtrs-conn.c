@@ -10,6 +10,12 @@
  *
  * Teardown is rtrs_con_disconnect() (stop traffic, flush everything posted)
  * then rtrs_con_destroy(); both accept a connection in any partial state.
+ *
+ * A polled connection's CQ raises no interrupts: its user reaps it through
+ * rtrs_clt_rdma_cq_direct(). Requests nobody polls for (a CPU that stopped
+ * polling, a request failed over from another path) still complete: while
+ * requests are in flight, a sweeper reaps the CQ whenever nobody polled it
+ * for RTRS_POLL_SWEEP_MS.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -240,6 +246,76 @@ static int rtrs_con_create_qp(struct rtrs_con *con)
 	return rtrs_con_alloc_rx(con, recv_wr - 1);
 }
 
+/* Reap a polled CQ unless another thread is at it */
+static int rtrs_con_reap(struct rtrs_con *con)
+{
+	int cnt;
+
+	if (!spin_trylock(&con->poll_lock))
+		return 0;
+	cnt = ib_process_cq_direct(con->cq, -1);
+	spin_unlock(&con->poll_lock);
+	return cnt;
+}
+
+/**
+ * rtrs_con_poll() - reap a polled connection's CQ, unless someone else is
+ * @con: the connection
+ *
+ * Context: process; does not sleep.
+ * Return: completions reaped; 0 for an interrupt-driven connection.
+ */
+int rtrs_con_poll(struct rtrs_con *con)
+{
+	if (!con->polled)
+		return 0;
+	WRITE_ONCE(con->last_poll, jiffies);
+	return rtrs_con_reap(con);
+}
+
+static void rtrs_con_sweep(struct work_struct *work)
+{
+	struct rtrs_con *con = container_of(to_delayed_work(work),
+					    struct rtrs_con, sweep_dwork);
+	unsigned long period = msecs_to_jiffies(RTRS_POLL_SWEEP_MS);
+	int cnt;
+
+	/* someone polls: leave the completions to the poller */
+	if (time_after_eq(jiffies, READ_ONCE(con->last_poll) + period)) {
+		/* completions may raise softirqs: let them run on enable */
+		local_bh_disable();
+		cnt = rtrs_con_reap(con);
+		local_bh_enable();
+		if (cnt > 0)
+			atomic64_add(cnt, &con->path->clt->poll_swept);
+	}
+	if (atomic_read(&con->polled_inflight))
+		queue_delayed_work(rtrs_wq, &con->sweep_dwork, period);
+}
+
+/**
+ * rtrs_con_polled_get() - a request was posted on a polled connection
+ * @con: the connection
+ *
+ * Starts the sweeper if it is not running, so the request completes even
+ * if nobody polls for it.
+ */
+void rtrs_con_polled_get(struct rtrs_con *con)
+{
+	atomic_inc(&con->polled_inflight);
+	queue_delayed_work(rtrs_wq, &con->sweep_dwork,
+			   msecs_to_jiffies(RTRS_POLL_SWEEP_MS));
+}
+
+/**
+ * rtrs_con_polled_put() - a request of a polled connection is done
+ * @con: the connection
+ */
+void rtrs_con_polled_put(struct rtrs_con *con)
+{
+	atomic_dec(&con->polled_inflight);
+}
+
 /**
  * rtrs_con_create() - allocate a connection; nothing is set up yet
  * @path: the path
@@ -259,6 +335,7 @@ struct rtrs_con *rtrs_con_create(struct rtrs_path *path, unsigned int cid)
 	con->cpu = cid ? (cid - 1) % nr_cpu_ids : 0;
 	con->polled = cid >= path->irq_con_num;
 	spin_lock_init(&con->poll_lock);
+	INIT_DELAYED_WORK(&con->sweep_dwork, rtrs_con_sweep);
 	init_completion(&con->cm_done);
 	return con;
 }
@@ -367,6 +444,8 @@ int rtrs_con_connect(struct rtrs_con *con)
  */
 void rtrs_con_disconnect(struct rtrs_con *con)
 {
+	/* ib_drain_qp() reaps a polled CQ itself; the sweeper must not */
+	cancel_delayed_work_sync(&con->sweep_dwork);
 	if (con->cm_id)
 		rdma_disconnect(con->cm_id);
 	if (con->qp)

@@ -40,6 +40,16 @@ static void rtrs_req_unmap(struct rtrs_req *req)
 	}
 }
 
+/* A posted request is no longer in flight: the slot is free again */
+static void rtrs_req_idle(struct rtrs_req *req)
+{
+	req->state = RTRS_REQ_IDLE;
+	req->permit = NULL;
+	atomic_dec(&req->path->inflight);
+	if (req->con->polled)
+		rtrs_con_polled_put(req->con);
+}
+
 static void rtrs_req_account_cpu(struct rtrs_req *req)
 {
 	struct rtrs_path_stats_pcpu __percpu *pcpu = req->path->stats.pcpu;
@@ -66,9 +76,7 @@ void rtrs_req_complete(struct rtrs_req *req, int status)
 
 	rtrs_req_unmap(req);
 	rtrs_req_account_cpu(req);
-	req->state = RTRS_REQ_IDLE;
-	req->permit = NULL;
-	atomic_dec(&req->path->inflight);
+	rtrs_req_idle(req);
 	ops.conf_fn(ops.priv, status);
 }
 
@@ -82,9 +90,7 @@ void rtrs_req_complete(struct rtrs_req *req, int status)
 void rtrs_req_cancel(struct rtrs_req *req)
 {
 	rtrs_req_unmap(req);
-	req->state = RTRS_REQ_IDLE;
-	req->permit = NULL;
-	atomic_dec(&req->path->inflight);
+	rtrs_req_idle(req);
 }
 
 /* The server answered request @req with @status */
@@ -274,10 +280,11 @@ int rtrs_req_post(struct rtrs_req *req, struct rtrs_con *con)
 
 	req->state = RTRS_REQ_POSTED;
 	atomic_inc(&path->inflight);
+	if (con->polled)
+		rtrs_con_polled_get(con);
 	err = rtrs_con_post_send(con, first, &wr.wr);
 	if (err) {
-		atomic_dec(&path->inflight);
-		req->state = RTRS_REQ_IDLE;
+		rtrs_req_idle(req);
 		goto unmap;
 	}
 	return 0;

@@ -15,7 +15,8 @@
  *
  * A connection (struct rtrs_con) is one RC QP with its CQ and cm_id.
  * Connection 0 carries the control traffic and the heartbeat, connections
- * 1..nr_cpu_ids the I/O of one CPU each, and the rest are polled queues.
+ * 1..nr_cpu_ids the I/O of one CPU each, and the rest are polled queues
+ * (see "Polled queues" in rtrs-clt.c).
  *
  * Each request slot (struct rtrs_req) owns a fast-registration MR, a header
  * buffer and the ib_cqe of everything it posts, so that a completion always
@@ -48,6 +49,10 @@
 #define RTRS_MAX_SEND_SGE		16
 /* Every receive buffer holds an rkey_rsp, the largest small message */
 #define RTRS_RX_SIZE			sizeof(struct rtrs_msg_rkey_rsp)
+/* A CPU that polled this recently posts its I/O on a polled queue */
+#define RTRS_POLL_HINT_MS		100
+/* A polled queue nobody polled for this long is reaped by its sweeper */
+#define RTRS_POLL_SWEEP_MS		10
 
 enum rtrs_path_state {
 	RTRS_PATH_CONNECTING,
@@ -151,6 +156,10 @@ struct rtrs_rx {
  * @nr_cqe: size of @cq
  * @polled: @cq is IB_POLL_DIRECT, reaped by rtrs_clt_rdma_cq_direct()
  * @poll_lock: serialises direct polling
+ * @last_poll: jiffies of the last direct poll of @cq
+ * @polled_inflight: requests in flight on a polled @cq
+ * @sweep_dwork: reaps a polled @cq that nobody polls while requests are
+ *	in flight on it
  * @cm_done: a CM step finished, @cm_err says how
  * @cm_err: 0 or the errno of the last CM step
  * @rsp: the server's accept parameters, copied from the ESTABLISHED event
@@ -175,6 +184,9 @@ struct rtrs_con {
 	u32			nr_cqe;
 	bool			polled;
 	spinlock_t		poll_lock; /* one direct poller at a time */
+	unsigned long		last_poll;
+	atomic_t		polled_inflight;
+	struct delayed_work	sweep_dwork;
 	struct completion	cm_done;
 	int			cm_err;
 	struct rtrs_conn_params	rsp;
@@ -314,6 +326,16 @@ struct rtrs_path {
 };
 
 /**
+ * struct rtrs_poll_hint - which polled queue a CPU polled last, and when
+ * @stamp: jiffies of that poll
+ * @slot: index of the polled queue among a path's polled connections
+ */
+struct rtrs_poll_hint {
+	unsigned long	stamp;
+	unsigned int	slot;
+};
+
+/**
  * struct rtrs_clt_sess - a session: what rtrs_clt_open() returns
  * @dev: /sys/class/rtrs-client/<sessname>; its release frees the session
  * @entry: in the global list of sessions (device removal walks it)
@@ -329,6 +351,10 @@ struct rtrs_path {
  * @reconnect_delay_sec: pause before a reconnect
  * @max_reconnect_attempts: -1 forever, 0 never
  * @nr_poll_queues: polled connections per path
+ * @poll_hint: per CPU, the polled queue its I/O goes to while it polls
+ * @poll_direct: completions reaped by rtrs_clt_rdma_cq_direct()
+ * @poll_swept: completions of polled queues reaped by their sweepers
+ * @debugfs: the session's debugfs directory
  * @queue_depth: permits; fixed by the first path that connected
  * @max_io_size: data bytes per request, the minimum over paths
  * @max_segments: scatterlist entries per request, the minimum over paths
@@ -360,6 +386,10 @@ struct rtrs_clt_sess {
 	u8			reconnect_delay_sec;
 	int			max_reconnect_attempts;
 	u32			nr_poll_queues;
+	struct rtrs_poll_hint __percpu *poll_hint;
+	atomic64_t		poll_direct;
+	atomic64_t		poll_swept;
+	struct dentry		*debugfs;
 	u32			queue_depth;
 	u32			max_io_size;
 	u32			max_segments;
@@ -411,6 +441,9 @@ int rtrs_con_post_send(struct rtrs_con *con, struct ib_send_wr *first,
 		       struct ib_send_wr *last);
 int rtrs_con_post_recv(struct rtrs_rx *rx);
 void *rtrs_rx_buf(struct rtrs_rx *rx);
+int rtrs_con_poll(struct rtrs_con *con);
+void rtrs_con_polled_get(struct rtrs_con *con);
+void rtrs_con_polled_put(struct rtrs_con *con);
 
 /* rtrs-path.c: path life cycle, handshake, heartbeat, recovery */
 struct rtrs_path *rtrs_path_alloc(struct rtrs_clt_sess *clt,
@@ -447,6 +480,12 @@ int rtrs_clt_failover(struct rtrs_req *req);
 int rtrs_clt_add_path(struct rtrs_clt_sess *clt, const struct rtrs_addr *addr);
 int rtrs_clt_remove_path(struct rtrs_path *path);
 void rtrs_clt_release(struct rtrs_clt_sess *clt);
+
+/* rtrs-debugfs.c: what operators and tests may look at beyond sysfs */
+void rtrs_debugfs_init(void);
+void rtrs_debugfs_exit(void);
+void rtrs_debugfs_add_sess(struct rtrs_clt_sess *clt);
+void rtrs_debugfs_del_sess(struct rtrs_clt_sess *clt);
 
 /* rtrs-clt-sysfs.c */
 int rtrs_clt_class_init(void);

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * rtrs-debugfs.c - /sys/kernel/debug/rtrs-client/: what an operator or a
+ * test may want to see that upstream's sysfs ABI has no file for.
+ *
+ *   <sessname>/poll   completions of polled queues, by who reaped them:
+ *                     "direct" the user's rtrs_clt_rdma_cq_direct(),
+ *                     "swept" the fallback sweeper (nobody polled)
+ *
+ * debugfs is optional: a failure to create a file is not an error.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/debugfs.h>
+#include <linux/seq_file.h>
+
+#include "rtrs-pri.h"
+
+static struct dentry *rtrs_debugfs_root;
+
+static int rtrs_poll_show(struct seq_file *m, void *unused)
+{
+	struct rtrs_clt_sess *clt = m->private;
+
+	seq_printf(m, "direct %lld\nswept %lld\n",
+		   (s64)atomic64_read(&clt->poll_direct),
+		   (s64)atomic64_read(&clt->poll_swept));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(rtrs_poll);
+
+/**
+ * rtrs_debugfs_init() - create the module's debugfs directory
+ */
+void rtrs_debugfs_init(void)
+{
+	rtrs_debugfs_root = debugfs_create_dir("rtrs-client", NULL);
+}
+
+/**
+ * rtrs_debugfs_exit() - remove the module's debugfs directory
+ */
+void rtrs_debugfs_exit(void)
+{
+	debugfs_remove_recursive(rtrs_debugfs_root);
+	rtrs_debugfs_root = NULL;
+}
+
+/**
+ * rtrs_debugfs_add_sess() - the directory of an opened session
+ * @clt: the session; its name is unique (sysfs refused duplicates)
+ */
+void rtrs_debugfs_add_sess(struct rtrs_clt_sess *clt)
+{
+	clt->debugfs = debugfs_create_dir(clt->sessname, rtrs_debugfs_root);
+	debugfs_create_file("poll", 0444, clt->debugfs, clt, &rtrs_poll_fops);
+}
+
+/**
+ * rtrs_debugfs_del_sess() - remove a session's directory; before it is freed
+ * @clt: the session
+ */
+void rtrs_debugfs_del_sess(struct rtrs_clt_sess *clt)
+{
+	debugfs_remove_recursive(clt->debugfs);
+	clt->debugfs = NULL;
+}
