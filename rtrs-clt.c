@@ -662,6 +662,17 @@ void rtrs_clt_release(struct rtrs_clt_sess *clt)
 	kfree(clt);
 }
 
+/* Context: rtrs_sessions_mutex held */
+static bool rtrs_clt_name_used(const char *sessname)
+{
+	struct rtrs_clt_sess *clt;
+
+	list_for_each_entry(clt, &rtrs_sessions, entry)
+		if (!strcmp(clt->sessname, sessname))
+			return true;
+	return false;
+}
+
 /**
  * rtrs_clt_open() - open a session and connect all its paths
  * @ops: the user's link event callback and its argument
@@ -710,14 +721,20 @@ struct rtrs_clt_sess *rtrs_clt_open(struct rtrs_clt_ops *ops,
 			     max_reconnect_attempts, nr_poll_queues);
 	if (IS_ERR(clt))
 		return clt;
-	err = rtrs_clt_sysfs_create(clt);
+	/*
+	 * device_add() refuses a name in use too, but with a stack dump in
+	 * the kernel log; under the mutex, check and add are one step.
+	 */
+	mutex_lock(&rtrs_sessions_mutex);
+	err = rtrs_clt_name_used(sessname) ? -EEXIST :
+	      rtrs_clt_sysfs_create(clt);
+	if (!err)
+		list_add_tail(&clt->entry, &rtrs_sessions);
+	mutex_unlock(&rtrs_sessions_mutex);
 	if (err) {
 		put_device(&clt->dev);
 		return ERR_PTR(err);
 	}
-	mutex_lock(&rtrs_sessions_mutex);
-	list_add_tail(&clt->entry, &rtrs_sessions);
-	mutex_unlock(&rtrs_sessions_mutex);
 
 	for (i = 0; i < path_cnt; i++) {
 		path = rtrs_path_alloc(clt, &paths[i], nr_poll_queues);
