@@ -14,7 +14,7 @@ KDIR ?= /lib/modules/$(KVER)/build
 BUILD ?= $(CURDIR)/build/$(KVER)
 SRCS := $(wildcard *.c *.h)
 # Everything checkpatch reads: our C sources and headers.
-LINT_FILES := $(SRCS) $(wildcard include/*.h tests/unit/*.c tests/unit/*.h)
+LINT_FILES := $(SRCS) $(wildcard include/*.h tests/unit/*.c tests/unit/*.h tests/kmod/*.c)
 
 .PHONY: all module install lint unit check check-debug demo setup clean
 
