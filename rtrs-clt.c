@@ -15,6 +15,7 @@
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/uio.h>
+#include <rdma/ib_cache.h>
 
 #include "rtrs-pri.h"
 
@@ -799,8 +800,70 @@ EXPORT_SYMBOL(rtrs_clt_close);
 
 /* ------------------------------------------------------------- module */
 
+/*
+ * Per device: a port that goes down fails the connected paths on it at
+ * once. Otherwise a pulled cable is noticed only by the heartbeat, 30 s
+ * later (rxe does not even time out the requests in flight), and the I/O
+ * of those requests waits that long for its failover.
+ */
+struct rtrs_clt_dev {
+	struct ib_device	*dev;
+	struct ib_event_handler	handler;
+	struct work_struct	port_work;
+};
+
+static void rtrs_clt_port_work(struct work_struct *work)
+{
+	struct rtrs_clt_dev *d = container_of(work, struct rtrs_clt_dev,
+					      port_work);
+	enum ib_port_state st;
+	struct rtrs_clt_sess *clt;
+	struct rtrs_path *path;
+
+	mutex_lock(&rtrs_sessions_mutex);
+	list_for_each_entry(clt, &rtrs_sessions, entry) {
+		mutex_lock(&clt->paths_mutex);
+		list_for_each_entry(path, &clt->paths_list, entry) {
+			/* ib_dev and hca_port are stable while CONNECTED */
+			if (!rtrs_path_usable(path) ||
+			    READ_ONCE(path->ib_dev) != d->dev ||
+			    ib_get_cached_port_state(d->dev, path->hca_port,
+						     &st) ||
+			    st == IB_PORT_ACTIVE)
+				continue;
+			rtrs_path_err(path, "port %u is down\n",
+				      path->hca_port);
+			rtrs_path_error(path);
+		}
+		mutex_unlock(&clt->paths_mutex);
+	}
+	mutex_unlock(&rtrs_sessions_mutex);
+}
+
+static void rtrs_clt_ib_event(struct ib_event_handler *handler,
+			      struct ib_event *ev)
+{
+	struct rtrs_clt_dev *d = container_of(handler, struct rtrs_clt_dev,
+					      handler);
+
+	if (ev->event == IB_EVENT_PORT_ERR)
+		queue_work(rtrs_wq, &d->port_work);
+}
+
+static struct ib_client rtrs_clt_ib_client;
+
 static int rtrs_clt_add_one(struct ib_device *dev)
 {
+	struct rtrs_clt_dev *d;
+
+	d = kzalloc(sizeof(*d), GFP_KERNEL);
+	if (!d)
+		return -ENOMEM;
+	d->dev = dev;
+	INIT_WORK(&d->port_work, rtrs_clt_port_work);
+	INIT_IB_EVENT_HANDLER(&d->handler, dev, rtrs_clt_ib_event);
+	ib_set_client_data(dev, &rtrs_clt_ib_client, d);
+	ib_register_event_handler(&d->handler);
 	return 0;
 }
 
@@ -811,9 +874,13 @@ static int rtrs_clt_add_one(struct ib_device *dev)
  */
 static void rtrs_clt_remove_one(struct ib_device *dev, void *client_data)
 {
+	struct rtrs_clt_dev *d = client_data;
 	struct rtrs_clt_sess *clt;
 	struct rtrs_path *path;
 
+	ib_unregister_event_handler(&d->handler);
+	cancel_work_sync(&d->port_work);
+	kfree(d);
 	mutex_lock(&rtrs_sessions_mutex);
 	list_for_each_entry(clt, &rtrs_sessions, entry) {
 		mutex_lock(&clt->paths_mutex);
