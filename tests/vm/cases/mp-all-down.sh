@@ -1,0 +1,62 @@
+# Case: every path of a session lost. Map /dev/nullb0 over two paths, write a 16 MiB pattern,
+# run a fio verify loop elsewhere on the device, then cut link0 and link1 (both ends):
+# - bounded failure: the I/O in flight completes with an error, no hang. Detection needs the
+#   RC retry time-out (~8 s here) or, at worst, 6 missed heartbeats (30-35 s); the bound
+#   asserted is 120 s from the cut for fio to fail, and 30 s for a new read once both paths
+#   are down (it must fail at once: rnbd fails I/O of a disconnected session).
+# - recovery: links back on, both paths reconnect by themselves (rnbd's 30 s delay), rnbd
+#   remaps the device (state open), new I/O succeeds and the pattern reads back intact.
+CASE_TIMEOUT=900
+. "$BED_REPO/tests/vm/lib/mp.sh"
+MP_FAIL_BOUND=${MP_FAIL_BOUND:-120}
+run() {
+	local dev out t0 t1
+	step "map /dev/nullb0 over link0 and link1, write a pattern"
+	dev=$(mp_map bed-mpd /dev/nullb0) || fail "map over two paths failed"
+	vm_run client 120 "set -e
+		dd if=/dev/urandom of=/tmp/mpdpat bs=1M count=16 status=none
+		dd if=/tmp/mpdpat of=$dev bs=1M oflag=direct status=none
+		dd if=$dev of=/tmp/mpdback bs=1M count=16 iflag=direct status=none
+		cmp /tmp/mpdpat /tmp/mpdback" || fail "data check before the cut failed"
+	mp_run 30 "mp_fio_start $dev mpd 16m 64m; wait_for 120 mp_fio_progress mpd 0 1" ||
+		fail "fio did not finish a round with both paths up"
+
+	step "cut link0 and link1"
+	link_set link0 off && link_set link1 off || fail "link_set failed"
+	t0=$(date +%s)
+	out=$(mp_run $((MP_FAIL_BOUND + 30)) "wait_for $MP_FAIL_BOUND test -e /tmp/mpd.done; rc=\$?
+		mp_summary bed-mpd; test -e /tmp/mpd.failed && { echo fio FAILED:; grep -m3 -i error /tmp/mpd.failed; }; exit \$rc") ||
+		{ echo "$out"; fail "fio neither failed nor finished within ${MP_FAIL_BOUND}s of the cut (I/O hangs)"; }
+	echo "$out"
+	echo "$out" | grep -q "fio FAILED" || fail "fio did not see an I/O error with both links cut"
+	t1=$(date +%s)
+	note "fio failed $((t1 - t0)) s after the cut"
+	mp_run 120 "wait_for 90 mp_state_is bed-mpd 0 disconnected && wait_for 90 mp_state_is bed-mpd 1 disconnected" ||
+		fail "the paths are not both disconnected"
+	out=$(vm_run client 60 "s=\$(date +%s); timeout 30 dd if=$dev of=/dev/null bs=4k count=1 iflag=direct 2>&1; echo rc=\$? after \$(( \$(date +%s) - s )) s")
+	note "4k read with both paths down: $(echo "$out" | tr '\n' ' ')"
+	echo "$out" | grep -q "rc=0 " && fail "a read succeeded with both paths down"
+	echo "$out" | grep -q "rc=124 " && fail "a read did not return within 30 s with both paths down"
+
+	step "restore both links: reconnect, remap, data intact, new I/O"
+	link_set link0 on && link_set link1 on || fail "link_set failed"
+	t0=$(date +%s)
+	out=$(mp_run 240 "wait_for 200 mp_state_is bed-mpd 0 connected && wait_for 60 mp_state_is bed-mpd 1 connected; rc=\$?; mp_summary bed-mpd; exit \$rc") ||
+		{ echo "$out"; fail "paths not connected again 200 s after link-on"; }
+	echo "$out"
+	vm_run client 120 "wait_for 90 grep -qx open /sys/block/${dev#/dev/}/rnbd/state" ||
+		fail "rnbd did not remap $dev (state $(vm_run client 10 cat /sys/block/${dev#/dev/}/rnbd/state))"
+	note "reconnected and remapped $(( $(date +%s) - t0 )) s after link-on"
+	vm_run client 240 "set -e
+		dd if=$dev of=/tmp/mpdback2 bs=1M count=16 iflag=direct status=none
+		cmp /tmp/mpdpat /tmp/mpdback2
+		dd if=/dev/urandom of=/tmp/mpdpat2 bs=1M count=4 status=none
+		dd if=/tmp/mpdpat2 of=$dev bs=1M seek=32 oflag=direct status=none
+		dd if=$dev of=/tmp/mpdback3 bs=1M skip=32 count=4 iflag=direct status=none
+		cmp /tmp/mpdpat2 /tmp/mpdback3" || fail "data after the outage is wrong or I/O failed"
+	mp_run 200 "mp_fio_start $dev mpd2 8m 64m; wait_for 150 mp_fio_progress mpd2 0 1; rc=\$?; mp_fio_stop mpd2 120 || rc=1; exit \$rc" ||
+		fail "fio verify after the outage failed"
+	step "unmap + unload"
+	vm_run client 120 "rnbd_unmap $dev" || fail "unmap failed"
+	client_unload || fail "client stack did not unload"
+}

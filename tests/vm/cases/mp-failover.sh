@@ -1,0 +1,47 @@
+# Case: failover under cable pulls. Map /dev/nullb0 over two paths (one per bed link), run
+# fio crc32c-verified random writes + verifying reads in a loop, and MP_CUTS times (default
+# 10; 50 for the soak suites) cut the link of one path from outside (QMP, both ends;
+# alternately link1 and link0): the cut path must go disconnected, the other path must carry
+# the I/O meanwhile (its stats/rdma grows, fio rounds finish), and after the link is back the
+# cut path must reconnect by itself (state connected, stats/reconnects + 1). At the end: zero
+# fio errors or verify failures, no I/O error in the client's kernel log.
+# Cost: rnbd asks rtrs for a 30 s reconnect delay, so each cut takes ~40 s (detection ~8 s +
+# the delay); every wait is a condition with a generous bound.
+CASE_TIMEOUT=${MP_CASE_TIMEOUT:-$(( 300 + ${MP_CUTS:-10} * 150 ))}
+. "$BED_REPO/tests/vm/lib/mp.sh"
+run() {
+	local dev n=${MP_CUTS:-10} i l o s r0 o0 f0 t0 t1 t2 out
+	step "map /dev/nullb0 over link0 and link1 ($CLIENT_STACK stack)"
+	dev=$(mp_map bed-mp /dev/nullb0) || fail "map over two paths failed"
+	mp_run 30 "mp_fio_start $dev mpf 16m 0; wait_for 120 mp_fio_progress mpf 0 1" ||
+		fail "fio did not finish a first round with both paths up"
+	for i in $(seq 1 "$n"); do
+		l=$(( i % 2 )); o=$(( 1 - l ))
+		step "cut $i/$n: link$l (path $l) off, path $o carries the I/O"
+		out=$(mp_run 30 "mp_fio_ok mpf && echo \$(mp_reconnects bed-mp $l) \$(mp_reqs bed-mp $o) \$(mp_fio_rounds mpf)") ||
+			{ mp_run 60 "mp_fio_stop mpf 5"; fail "fio failed before cut $i"; }
+		read -r r0 o0 f0 <<< "$out"
+		t0=$(date +%s)
+		link_set link$l off || fail "link_set failed"
+		mp_run 120 "wait_for 90 mp_state_is bed-mp $l disconnected" ||
+			{ mp_run 30 "mp_summary bed-mp"; fail "path $l still connected 90 s after link$l was cut"; }
+		t1=$(date +%s)
+		# the other path carries requests and fio keeps finishing rounds
+		mp_run 150 "wait_for 120 mp_reqs_grow bed-mp $o $o0 200 && wait_for 120 mp_fio_progress mpf $f0 1" ||
+			{ mp_run 60 "mp_summary bed-mp; mp_fio_stop mpf 5"; fail "I/O did not go on over path $o while link$l was cut"; }
+		link_set link$l on || fail "link_set failed"
+		t2=$(date +%s)
+		out=$(mp_run 200 "wait_for 180 mp_state_is bed-mp $l connected; rc=\$?; mp_summary bed-mp; exit \$rc") ||
+			{ echo "$out"; fail "path $l not connected again 180 s after link$l came back"; }
+		mp_run 30 "[ \$(mp_reconnects bed-mp $l) -gt $r0 ]" || fail "stats/reconnects of path $l did not count the reconnect"
+		note "cut $i: path $l down after $((t1 - t0)) s, back $(( $(date +%s) - t2 )) s after link-on; $(echo "$out" | tr '\n' ';')"
+	done
+	step "stop fio: no error, no verify failure"
+	mp_run 400 "mp_fio_stop mpf 300" || fail "fio reported an error or a verify failure"
+	out=$(mp_run 30 mp_io_errors)
+	[ -z "$out" ] || fail "I/O errors in the client's kernel log: $out"
+	mp_run 30 "mp_summary bed-mp; [ \$(( \$(mp_failovers bed-mp 0) + \$(mp_failovers bed-mp 1) )) -ge 0 ]"
+	step "unmap + unload"
+	vm_run client 120 "rnbd_unmap $dev" || fail "unmap failed"
+	client_unload || fail "client stack did not unload"
+}

@@ -1,0 +1,98 @@
+# Case: path management and policies under I/O. Map /dev/nullb0 over two paths with a fio
+# verify loop running throughout, then:
+# - remove_path of the link1 path: its directory goes, I/O goes on over link0;
+# - add_path "ip:198.18.1.1": the path is back, connected, and takes requests;
+# - reconnect of that path (sysfs) returns 0 and leaves it connected; disconnect closes it
+#   (I/O goes on over link0, it stays down), reconnect brings it back;
+# - mpath_policy switched to round-robin, min-latency, min-inflight (read back each time);
+# - distribution: under round-robin both paths carry >= 25 % of the new requests; under
+#   min-latency, with `tc netem delay 20ms` on the server's eth1 (link1), once cur_latency
+#   shows the slower path, link0 carries >= 80 % of the new requests.
+# At the end the fio loop must have seen no error and no verify failure.
+CASE_TIMEOUT=900
+. "$BED_REPO/tests/vm/lib/mp.sh"
+S=bed-mpp
+# mp_share <window-rounds>: requests per path during <n> more fio rounds: "d0 d1"
+mp_share() {
+	mp_run 300 "a0=\$(mp_reqs $S 0); a1=\$(mp_reqs $S 1); f=\$(mp_fio_rounds mpp)
+		wait_for 240 mp_fio_progress mpp \$f $1 || exit 1
+		echo \$(( \$(mp_reqs $S 0) - a0 )) \$(( \$(mp_reqs $S 1) - a1 ))"
+}
+run() {
+	local dev out d0 d1 pol p1
+	step "map /dev/nullb0 over link0 and link1, fio loop"
+	dev=$(mp_map $S /dev/nullb0) || fail "map over two paths failed"
+	mp_run 30 "mp_fio_start $dev mpp 8m 0; wait_for 120 mp_fio_progress mpp 0 1" ||
+		fail "fio did not finish a first round"
+	p1=$(mp_run 10 "mp_dir $S 1")
+
+	step "remove_path of the link1 path under I/O"
+	out=$(mp_run 60 "s=\$(date +%s); echo 1 > $p1/remove_path; rc=\$?; echo rc=\$rc in \$(( \$(date +%s) - s )) s; exit \$rc") ||
+		fail "remove_path failed: $out"
+	note "remove_path: $out"
+	mp_run 30 "test ! -e $p1 && mp_state_is $S 0 connected && ls /sys/class/rtrs-client/$S/paths" ||
+		fail "the path directory is still there, or link0's path is not connected"
+	mp_run 200 "f=\$(mp_fio_rounds mpp); wait_for 150 mp_fio_progress mpp \$f 1" ||
+		{ mp_run 30 "mp_fio_stop mpp 5"; fail "I/O did not go on over link0 after remove_path"; }
+
+	step "add_path ip:198.18.1.1 under I/O"
+	out=$(mp_run 150 "s=\$(date +%s); echo ip:198.18.1.1 > /sys/class/rtrs-client/$S/add_path; rc=\$?; echo rc=\$rc in \$(( \$(date +%s) - s )) s; exit \$rc") ||
+		fail "add_path failed: $out"
+	note "add_path: $out"
+	mp_run 60 "wait_for 30 mp_state_is $S 1 connected; rc=\$?; mp_summary $S; exit \$rc" ||
+		fail "the added path is not connected"
+	read -r d0 d1 <<< "$(mp_share 2)" || fail "fio stalled after add_path"
+	note "requests after add_path: link0 $d0, link1 $d1"
+	[ "${d1:-0}" -gt 0 ] || fail "the added path carried no request"
+
+	step "reconnect of the link1 path under I/O (sysfs reconnect)"
+	out=$(mp_run 150 "s=\$(date +%s); echo 1 > $p1/reconnect; rc=\$?; echo rc=\$rc in \$(( \$(date +%s) - s )) s; exit \$rc") ||
+		fail "reconnect failed: $out"
+	note "reconnect: $out"
+	mp_run 30 "mp_state_is $S 1 connected" || fail "the path is not connected after reconnect"
+	step "disconnect of the link1 path under I/O, then reconnect"
+	mp_run 60 "echo 1 > $p1/disconnect && mp_state_is $S 1 disconnected" || fail "disconnect failed"
+	mp_run 200 "f=\$(mp_fio_rounds mpp); wait_for 150 mp_fio_progress mpp \$f 1" ||
+		{ mp_run 30 "mp_fio_stop mpp 5"; fail "I/O did not go on over link0 after disconnect"; }
+	mp_run 30 "sleep 2; mp_state_is $S 1 disconnected" || fail "a disconnected path came back by itself"
+	out=$(mp_run 150 "echo 1 > $p1/reconnect; rc=\$?; mp_summary $S; exit \$rc") || fail "reconnect after disconnect failed: $out"
+	mp_run 30 "mp_state_is $S 1 connected" || fail "the path is not connected after disconnect + reconnect"
+
+	for pol in round-robin min-latency min-inflight; do
+		step "mpath_policy $pol under I/O"
+		out=$(mp_run 30 "echo $pol > /sys/class/rtrs-client/$S/mpath_policy && cat /sys/class/rtrs-client/$S/mpath_policy") ||
+			fail "writing $pol to mpath_policy failed"
+		case $out in "$pol ("*) ;; *) fail "mpath_policy reads '$out' after writing $pol" ;; esac
+		read -r d0 d1 <<< "$(mp_share 1)" || fail "fio stalled under $pol"
+		note "$out: requests link0 $d0, link1 $d1"
+	done
+
+	step "round-robin spreads the requests over both paths"
+	mp_run 10 "echo round-robin > /sys/class/rtrs-client/$S/mpath_policy" || fail "policy write failed"
+	read -r d0 d1 <<< "$(mp_share 2)" || fail "fio stalled under round-robin"
+	note "round-robin: link0 $d0, link1 $d1 requests"
+	[ $(( d0 * 4 )) -ge $(( d0 + d1 )) ] && [ $(( d1 * 4 )) -ge $(( d0 + d1 )) ] ||
+		fail "round-robin did not spread: link0 $d0, link1 $d1"
+
+	step "min-latency prefers link0 while link1 is delayed by 20 ms (netem on the server)"
+	vm_run server 30 "tc qdisc add dev eth1 root netem delay 20ms" || fail "tc netem failed"
+	mp_run 10 "echo min-latency > /sys/class/rtrs-client/$S/mpath_policy" || fail "policy write failed"
+	# heartbeats every 5 s measure the round trip: wait until link1's shows the delay
+	out=$(mp_run 90 "wait_for 60 mp_lat_gt $S 1 15000000; rc=\$?
+		echo link0 \$(mp_lat $S 0) ns, link1 \$(mp_lat $S 1) ns; exit \$rc") ||
+		fail "cur_latency of link1 never showed the delay: $out"
+	note "cur_latency: $out"
+	read -r d0 d1 <<< "$(mp_share 2)" || fail "fio stalled under min-latency"
+	note "min-latency: link0 $d0, link1 $d1 requests"
+	vm_run server 30 "tc qdisc del dev eth1 root" || fail "tc qdisc del failed"
+	[ $(( d0 * 10 )) -ge $(( (d0 + d1) * 8 )) ] || fail "min-latency did not prefer link0: link0 $d0, link1 $d1"
+
+	step "stop fio: no error, no verify failure"
+	mp_run 400 "mp_fio_stop mpp 300" || fail "fio reported an error or a verify failure"
+	out=$(mp_run 30 mp_io_errors)
+	[ -z "$out" ] || fail "I/O errors in the client's kernel log: $out"
+	mp_run 30 "mp_summary $S"
+	step "unmap + unload"
+	vm_run client 120 "rnbd_unmap $dev" || fail "unmap failed"
+	client_unload || fail "client stack did not unload"
+}

@@ -1,0 +1,54 @@
+# Case: server restart under I/O. Map /dev/nullb0 over two paths, write a 16 MiB pattern, run
+# a fio verify loop elsewhere on the device, then unload rnbd-server + rtrs-server on the
+# server host and load them again (server_reload; null_blk and its data stay):
+# - bounded failure: the server's disconnects fail both paths at once; fio must see an I/O
+#   error (not hang) within 120 s of the reload's start;
+# - recovery: both paths reconnect by themselves (the server session is gone, so the
+#   reconnect re-creates it), rnbd remaps the device, the pattern reads back intact and new
+#   I/O succeeds.
+CASE_TIMEOUT=900
+. "$BED_REPO/tests/vm/lib/mp.sh"
+MP_FAIL_BOUND=${MP_FAIL_BOUND:-120}
+run() {
+	local dev out t0
+	step "map /dev/nullb0 over link0 and link1, write a pattern"
+	dev=$(mp_map bed-mps /dev/nullb0) || fail "map over two paths failed"
+	vm_run client 120 "set -e
+		dd if=/dev/urandom of=/tmp/mpspat bs=1M count=16 status=none
+		dd if=/tmp/mpspat of=$dev bs=1M oflag=direct status=none
+		dd if=$dev of=/tmp/mpsback bs=1M count=16 iflag=direct status=none
+		cmp /tmp/mpspat /tmp/mpsback" || fail "data check before the restart failed"
+	mp_run 30 "mp_fio_start $dev mps 16m 64m; wait_for 120 mp_fio_progress mps 0 1" ||
+		fail "fio did not finish a round with both paths up"
+
+	step "reload rnbd-server + rtrs-server under I/O"
+	t0=$(date +%s)
+	server_reload || fail "server_reload failed"
+	note "server modules reloaded in $(( $(date +%s) - t0 )) s"
+	out=$(mp_run $((MP_FAIL_BOUND + 30)) "wait_for $MP_FAIL_BOUND test -e /tmp/mps.done; rc=\$?
+		mp_summary bed-mps; test -e /tmp/mps.failed && { echo fio FAILED:; grep -m3 -i error /tmp/mps.failed; }; exit \$rc") ||
+		{ echo "$out"; fail "fio neither failed nor finished within ${MP_FAIL_BOUND}s of the restart (I/O hangs)"; }
+	echo "$out"
+	echo "$out" | grep -q "fio FAILED" || fail "fio did not see an I/O error across the server restart"
+	note "fio failed $(( $(date +%s) - t0 )) s after the reload began"
+
+	step "reconnect, remap, data intact, new I/O"
+	out=$(mp_run 240 "wait_for 200 mp_state_is bed-mps 0 connected && wait_for 60 mp_state_is bed-mps 1 connected; rc=\$?; mp_summary bed-mps; exit \$rc") ||
+		{ echo "$out"; fail "paths not connected again 200 s after the server restart"; }
+	echo "$out"
+	vm_run client 120 "wait_for 90 grep -qx open /sys/block/${dev#/dev/}/rnbd/state" ||
+		fail "rnbd did not remap $dev"
+	note "reconnected and remapped $(( $(date +%s) - t0 )) s after the reload began"
+	vm_run client 240 "set -e
+		dd if=$dev of=/tmp/mpsback2 bs=1M count=16 iflag=direct status=none
+		cmp /tmp/mpspat /tmp/mpsback2
+		dd if=/dev/urandom of=/tmp/mpspat2 bs=1M count=4 status=none
+		dd if=/tmp/mpspat2 of=$dev bs=1M seek=32 oflag=direct status=none
+		dd if=$dev of=/tmp/mpsback3 bs=1M skip=32 count=4 iflag=direct status=none
+		cmp /tmp/mpspat2 /tmp/mpsback3" || fail "data after the restart is wrong or I/O failed"
+	mp_run 200 "mp_fio_start $dev mps2 8m 64m; wait_for 150 mp_fio_progress mps2 0 1; rc=\$?; mp_fio_stop mps2 120 || rc=1; exit \$rc" ||
+		fail "fio verify after the restart failed"
+	step "unmap + unload"
+	vm_run client 120 "rnbd_unmap $dev" || fail "unmap failed"
+	client_unload || fail "client stack did not unload"
+}

@@ -1,0 +1,25 @@
+# Case: our client's sysfs tree against upstream's, in the same state: /dev/nullb0 mapped
+# over link0 and link1 (session bed-cmp), idle. Each stack's tree is dumped by
+# tests/vm/guest/sysfs-dump.sh (names, types, modes, contents with digits masked) and the two
+# dumps must be identical. The suite's stack is irrelevant: both are loaded in turn.
+CASE_TIMEOUT=600
+. "$BED_REPO/tests/vm/lib/mp.sh"
+dump_stack() { # <stack>
+	local dev
+	CLIENT_STACK=$1
+	dev=$(mp_map bed-cmp /dev/nullb0) || fail "map over two paths failed ($1 stack)"
+	vm_run client 60 "\$BED_REPO/tests/vm/guest/sysfs-dump.sh bed-cmp" > "$BED_CASE_DIR/sysfs-$1.txt" ||
+		fail "sysfs dump failed ($1 stack)"
+	vm_run client 120 "rnbd_unmap $dev" || fail "unmap failed ($1 stack)"
+	client_unload || fail "client stack $1 did not unload"
+}
+run() {
+	step "dump our client's tree"
+	dump_stack ours
+	step "dump upstream's client tree"
+	dump_stack upstream
+	step "compare"
+	note "$(wc -l < "$BED_CASE_DIR/sysfs-ours.txt") entries (ours), $(wc -l < "$BED_CASE_DIR/sysfs-upstream.txt") (upstream)"
+	diff -u "$BED_CASE_DIR/sysfs-upstream.txt" "$BED_CASE_DIR/sysfs-ours.txt" ||
+		fail "the sysfs trees differ (- upstream, + ours)"
+}

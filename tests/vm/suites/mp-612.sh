@@ -1,0 +1,8 @@
+# Suite: multipath, failover, reconnect and the sysfs ABI (issue 4): OUR rtrs-client under
+# upstream rnbd-client, client 6.12 <-> upstream server 6.12, two paths over the bed's two links.
+# MP_CUTS (cable pulls in mp-failover) defaults to 10 here; MP_CUTS=50 for a soak run.
+SERVER_SERIES=6.12
+CLIENT_SERIES=6.12
+CLIENT_STACK=ours
+export MP_CUTS=${MP_CUTS:-10}
+CASES="sysfs-compare sysfs-badinput mp-paths mp-failover mp-all-down mp-server-restart"
