@@ -8,6 +8,7 @@
 #   make unit                 host unit tests of the shared protocol code
 #   make check                everything: lint, unit, VM suites on both kernels
 #   make demo                 two VMs: upstream server, our client, rnbd data check
+#   make bench                ours vs upstream rtrs vs nvme-rdma in the VM bed (bench/run.sh)
 
 KVER ?= $(shell uname -r)
 KDIR ?= /lib/modules/$(KVER)/build
@@ -16,7 +17,7 @@ SRCS := $(wildcard *.c *.h)
 # Everything checkpatch reads: our C sources and headers.
 LINT_FILES := $(SRCS) $(wildcard include/*.h tests/unit/*.c tests/unit/*.h tests/kmod/*.c)
 
-.PHONY: all module install lint unit check check-debug demo setup clean
+.PHONY: all module install lint unit check check-debug demo bench setup clean
 
 all: module
 
@@ -48,6 +49,9 @@ check-debug:
 
 demo:
 	tests/demo.sh
+
+bench:
+	bench/run.sh
 
 setup:
 	scripts/setup.sh

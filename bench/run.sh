@@ -1,0 +1,201 @@
+#!/bin/bash
+# bench/run.sh (`make bench`): side-by-side benchmark in the two-host VM bed (tests/vm/).
+# One server host VM (memory-backed null_blk /dev/nullb0, upstream rtrs-server + rnbd-server,
+# nvmet-rdma exporting the same nullb0) and one client host VM; the contenders, interleaved
+# round by round (A B C ... A B C ...):
+#   ours      our rtrs-client + upstream rnbd-client built against our include/rtrs.h
+#   upstream  upstream rtrs-client + rnbd-client (built from Debian's linux-source)
+#   nvme      Debian's nvme-rdma host (nvme connect -t rdma) against nvmet-rdma
+#   local     fio on /dev/nullb0 inside the server host (no network): a ceiling
+#   perftest  ib_{write,read}_{bw,lat} over the same rxe link: the transport ceiling
+# fio matrix: 4k randread/randwrite at qd1 and qd32, 128k sequential read/write at qd8.
+# The server runs at always_invalidate=Y (its default) and, with BENCH_AI=both, the rtrs
+# contenders again at always_invalidate=N.
+#
+# Knobs: BENCH_ROUNDS (3), BENCH_RUNTIME (30 s per cell), BENCH_KERNEL (6.12; both hosts),
+#   BENCH_AI (both | Y | N), BENCH_QUICK=1 (1 round, 5 s cells, file marked quick),
+#   BENCH_CONTENDERS (default "ours upstream nvme local perftest"), BENCH_OUT (results file).
+#   The bed's own knobs apply (SERVER_SMP, CLIENT_SMP, BED_MEM).
+# Output: bench/results/<date>-<kernel>[-quick].md; raw fio json, counters and guest logs
+#   under results/<run-id>/bench/raw/.
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd); cd "$top"
+T0=$(date +%s)
+ts() { date +%H:%M:%S; }
+log() { echo "[$(ts)] $*"; }
+die() { log "BENCH FAILED: $*"; exit 1; }
+
+QUICK=${BENCH_QUICK:-0}
+if [ "$QUICK" = 1 ]; then ROUNDS=1 RT=5; else ROUNDS=${BENCH_ROUNDS:-3} RT=${BENCH_RUNTIME:-30}; fi
+SERIES=${BENCH_KERNEL:-6.12}
+AI_MODES=${BENCH_AI:-both}; [ "$AI_MODES" = both ] && AI_MODES="Y N"
+CONTENDERS=${BENCH_CONTENDERS:-ours upstream nvme local perftest}
+CELLS="randread-4k-qd1 randread-4k-qd32 randwrite-4k-qd1 randwrite-4k-qd32 read-128k-qd8 write-128k-qd8"
+PERFTESTS="ib_write_bw:4096 ib_write_bw:131072 ib_read_bw:4096 ib_read_bw:131072 ib_write_lat:4096 ib_read_lat:4096"
+has() { case " $CONTENDERS " in *" $1 "*) return 0 ;; esac; return 1; }
+
+log "setup: scripts/setup.sh"
+scripts/setup.sh || die "setup failed"
+kv=$(scripts/kernels.sh "$SERIES"); [ -n "$kv" ] || die "no $SERIES kernel with headers installed"
+export SERVER_KVER=$kv CLIENT_KVER=$kv CLIENT_STACK=ours BED_REPO=$top BED_TRACE=0
+export RUN_ID=${RUN_ID:-$(date +%Y%m%d-%H%M%S)-bench}
+export BED_DIR=$top/results/$RUN_ID/bench
+RAW=$BED_DIR/raw; mkdir -p "$RAW"
+log "kernel $kv on both hosts; $ROUNDS round(s) of ${RT}s cells; always_invalidate: $AI_MODES; artifacts $BED_DIR"
+
+# A private build of our module and of rnbd-client on our header: colleagues rebuilding
+# build/ during the run cannot change what is measured.
+commit=$(git rev-parse HEAD)
+dirty=$(git status --porcelain --untracked-files=no -- '*.c' '*.h' Kbuild Makefile | awk '{print $2}' | tr '\n' ' ')
+if has ours; then
+	log "build our module ($commit${dirty:+, uncommitted changes in: $dirty}) into $BED_DIR/ours"
+	make -s KVER="$kv" BUILD="$BED_DIR/ours/$kv" > "$BED_DIR/build.log" 2>&1 || die "module build failed ($BED_DIR/build.log)"
+	OURS_BUILD=$BED_DIR/ours OURS_RNBD_OUT=$BED_DIR/rnbd-ours PEER_ONLY=ours \
+		tests/peer/build-peer.sh "$kv" >> "$BED_DIR/build.log" 2>&1 || die "rnbd-client on our rtrs.h failed to build ($BED_DIR/build.log)"
+	export BED_OURS_BUILD=$BED_DIR/ours BED_OURS_RNBD_KO=$BED_DIR/rnbd-ours/rnbd-client.ko
+fi
+log "build the upstream peers (cached)"
+PEER_ONLY=upstream tests/peer/build-peer.sh "$kv" >> "$BED_DIR/build.log" 2>&1 ||
+	{ sleep 20; PEER_ONLY=upstream tests/peer/build-peer.sh "$kv" >> "$BED_DIR/build.log" 2>&1; } ||
+	die "upstream peer build failed ($BED_DIR/build.log)"
+
+. tests/vm/lib/bed.sh
+. tests/vm/lib/boot.sh
+trap bed_shutdown EXIT
+trap 'exit 130' INT TERM
+G='. "$BED_REPO/bench/guest.sh";'
+load0=$(cut -d' ' -f1-3 /proc/loadavg)
+log "boot the bed (waits for /tmp/rtrs-bed.lock while another bed runs)"
+TL=$(date +%s)
+bed_boot 2> "$BED_DIR/boot.log" || { tail -n 20 "$BED_DIR/boot.log"; die "the VMs did not come up"; }
+TB=$(date +%s)
+LOCK_S=$(( TB - TL - BED_SETUP_S )); [ "$LOCK_S" -lt 0 ] && LOCK_S=0
+log "bed up after ${BED_SETUP_S}s (waited ${LOCK_S}s for the bed lock)"
+MARK="rtrs-bed: BEGIN bench $RUN_ID"
+for vm in $BED_VMS; do vm_run "$vm" 30 "echo '$MARK' > /dev/kmsg" >/dev/null 2>&1; done
+if has nvme; then
+	vm_run server 120 "$G nvmet_up" > "$RAW/nvmet-up.txt" 2>&1 || { cat "$RAW/nvmet-up.txt"; die "nvmet setup failed"; }
+fi
+vm_run client 30 'modprobe rdma_ucm; modprobe ib_uverbs; true' >/dev/null 2>&1
+vm_run server 30 'modprobe rdma_ucm; modprobe ib_uverbs; true' >/dev/null 2>&1
+
+# Baseline: what each guest's CPUs do while idle (the bed agent polls its mailbox): the
+# report subtracts this share from the CPU per I/O.
+bsec=$(( RT > 10 ? RT : 10 ))
+for vm in $BED_VMS; do vm_run "$vm" 30 "$G stat_snap" > "$RAW/baseline.$vm.pre" 2>/dev/null; done
+sleep "$bsec"
+for vm in $BED_VMS; do vm_run "$vm" 30 "$G stat_snap" > "$RAW/baseline.$vm.post" 2>/dev/null; done
+
+dead() { local vm; for vm in $BED_VMS; do vm_alive "$vm" || return 0; done; return 1; }
+gshare() { echo "$(vm_share "$1")/bench"; }
+
+# attach <contender>: print the client's block device
+attach() {
+	case $1 in
+	ours|upstream)
+		client_load "$1" >&2 || return 1
+		vm_run client 180 rnbd_map bench /dev/nullb0 path=ip:198.18.0.1 ;;
+	nvme) vm_run client 180 "$G nvme_up" ;;
+	esac
+}
+detach() { # <contender> <dev>
+	case $1 in
+	ours|upstream)
+		[ -n "$2" ] && vm_run client 120 "rnbd_unmap $2" >&2
+		client_unload >&2 ;;
+	nvme) vm_run client 120 "$G nvme_down" >&2 ;;
+	esac
+}
+# cell <tag> <vm running fio> <dev> <cell>: one fio cell plus CPU/rxe counters of both guests
+cell() {
+	local tag=$1 vm=$2 dev=$3 c=$4 other=server rc
+	[ "$vm" = server ] && other=client
+	vm_run "$other" 30 "$G stat_snap" > "$RAW/$tag.$other.pre" 2>/dev/null
+	vm_run "$vm" $((RT + 180)) "$G fio_cell $dev $c $RT /tmp/bed/bench/$tag" > /dev/null 2> "$RAW/$tag.err"
+	rc=$?
+	vm_run "$other" 30 "$G stat_snap" > "$RAW/$tag.$other.post" 2>/dev/null
+	for f in json pre post log; do
+		cp "$(gshare "$vm")/$tag.$f" "$RAW/$tag.$vm.$f" 2>/dev/null
+	done
+	[ $rc = 0 ] || { echo "rc=$rc" > "$RAW/$tag.fail"; log "    $c: FAILED rc=$rc ($(tail -n 2 "$RAW/$tag.err" | tr '\n' ' '))"; return 1; }
+	log "    $c: $(python3 bench/report.py --one "$RAW/$tag.$vm.json")"
+}
+run_perftest() { # <tag-prefix>
+	local t size id tag
+	for t in $PERFTESTS; do
+		size=${t#*:}; t=${t%:*}; tag=$1-$t-$size
+		id=$(vm_spawn server $((RT + 120)) "$t -d rxe0 -R -F -s $size -D $RT")
+		sleep 3
+		vm_run client $((RT + 120)) "$G perftest_client $t $size $RT" > "$RAW/$tag.client.txt" 2>&1 ||
+			echo "client rc=$?" > "$RAW/$tag.fail"
+		vm_wait server "$id" > "$RAW/$tag.server.txt" 2>&1
+		log "    $t -s $size: $(python3 bench/report.py --perftest "$RAW/$tag.client.txt")"
+		dead && return 1
+	done
+}
+
+for ai in $AI_MODES; do
+	if [ "$ai" = Y ]; then server_reload > /dev/null 2>&1; else server_reload always_invalidate=N > /dev/null 2>&1; fi ||
+		die "server reload (always_invalidate=$ai) failed"
+	got=$(vm_run server 10 'cat /sys/module/rtrs_server/parameters/always_invalidate' 2>/dev/null)
+	[ "$got" = "$ai" ] || die "server always_invalidate is '$got', wanted $ai"
+	echo "$got" > "$RAW/ai$ai.param"
+	list=$CONTENDERS
+	[ "$ai" = N ] && list=$(for c in $CONTENDERS; do case $c in ours|upstream) echo "$c" ;; esac; done)
+	for r in $(seq "$ROUNDS"); do
+		for c in $list; do
+			dead && die "a VM died: $(vm_dead_reason server; vm_dead_reason client)"
+			log "always_invalidate=$ai round $r/$ROUNDS: $c"
+			case $c in
+			local)
+				for x in $CELLS; do cell "ai$ai-r$r-$c-$x" server /dev/nullb0 "$x"; done ;;
+			perftest)
+				run_perftest "ai$ai-r$r-perftest" ;;
+			ours|upstream|nvme)
+				if dev=$(attach "$c" 2> "$RAW/ai$ai-r$r-$c.attach.err"); then
+					echo "$dev" > "$RAW/ai$ai-r$r-$c.dev"
+					for x in $CELLS; do cell "ai$ai-r$r-$c-$x" client "$dev" "$x"; done
+				else
+					log "    attach $c failed: $(tail -n 3 "$RAW/ai$ai-r$r-$c.attach.err" | tr '\n' ' ')"
+					for x in $CELLS; do echo "attach failed" > "$RAW/ai$ai-r$r-$c-$x.fail"; done
+					dev=""
+				fi
+				detach "$c" "$dev" > "$RAW/ai$ai-r$r-$c.detach.log" 2>&1 ||
+					log "    detach $c failed (see $RAW/ai$ai-r$r-$c.detach.log)" ;;
+			*) die "unknown contender $c" ;;
+			esac
+		done
+	done
+done
+
+# Kernel logs: a splat makes the numbers suspect; the report says so.
+BAD='BUG:|WARNING:|Oops|general protection|KASAN|lockdep|circular locking|RCU|\<stall|list_add corruption|list_del corruption|refcount_t|hung_task|blocked for more than|Kernel panic'
+: > "$RAW/kernel-problems.txt"
+for vm in $BED_VMS; do
+	vm_run "$vm" 60 dmesg > "$RAW/dmesg-$vm.txt" 2>/dev/null || cp "$BED_DIR/$vm/console.log" "$RAW/dmesg-$vm.txt"
+	awk -v t="$MARK" 'index($0, t) {p=1} p' "$RAW/dmesg-$vm.txt" | grep -a -E "$BAD" | grep -av 'rtrs-bed:' |
+		sed "s/^/$vm: /" >> "$RAW/kernel-problems.txt"
+done
+vm_run server 60 "$G nvmet_down" >/dev/null 2>&1
+TE=$(date +%s)
+load1=$(cut -d' ' -f1-3 /proc/loadavg)
+
+{
+	echo "commit=$commit"
+	echo "dirty=$dirty"
+	echo "kernel=$kv"
+	echo "quick=$QUICK"; echo "rounds=$ROUNDS"; echo "runtime=$RT"; echo "ai_modes=$AI_MODES"
+	echo "contenders=$CONTENDERS"
+	echo "server_smp=${SERVER_SMP:-1}"; echo "client_smp=${CLIENT_SMP:-2}"; echo "mem=${BED_MEM:-2G}"
+	echo "host=$(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), QEMU $(qemu-system-x86_64 --version | head -n 1 | awk '{print $4}'), TCG"
+	echo "loadavg_start=$load0"; echo "loadavg_end=$load1"
+	echo "date=$(date -u +%Y-%m-%dT%H:%M:%SZ)"; echo "boot_s=$BED_SETUP_S"; echo "lock_wait_s=$LOCK_S"; echo "measure_s=$((TE - TB))"; echo "total_s=$((TE - T0))"
+	echo "fio=$(fio --version)"; echo "perftest=$(dpkg-query -W -f '${Version}' perftest 2>/dev/null)"
+	echo "nvme-cli=$(dpkg-query -W -f '${Version}' nvme-cli 2>/dev/null)"
+	echo "artifacts=${BED_DIR#$top/}"
+} > "$RAW/meta.txt"
+short=$(echo "$kv" | cut -d. -f1-2)
+out=${BENCH_OUT:-bench/results/$(date -u +%Y-%m-%d)-$short$([ "$QUICK" = 1 ] && echo -quick).md}
+mkdir -p "$(dirname "$out")"
+python3 bench/report.py "$RAW" > "$out" || die "report failed"
+log "results: $out (total $((TE - T0))s, measuring $((TE - TB))s)"
