@@ -79,7 +79,7 @@ def delta(raw, tag, vm):
         cpu = max(0.0, (b[0] - a[0]) - baseline(raw, vm) * (b[1] - a[1]))
     pk = None
     if "sent_pkts" in ra and "sent_pkts" in rb:
-        pk = (rb["sent_pkts"] - ra["sent_pkts"]) + (rb.get("rcvd_pkts", 0) - ra.get("rcvd_pkts", 0))
+        pk = (rb["sent_pkts"] - ra["sent_pkts"], rb.get("rcvd_pkts", 0) - ra.get("rcvd_pkts", 0))
     return cpu, pk
 
 
@@ -157,9 +157,10 @@ def collect(raw):
         if vm == "client":
             r["ccpu"] = None if cpu_vm is None else cpu_vm * us / ios
             r["scpu"] = None if cpu_o is None else cpu_o * us / ios
-            r["cpk"] = None if pk_vm is None else pk_vm / ios
+            r["cpk"] = None if pk_vm is None else pk_vm[0] / ios
+            r["crk"] = None if pk_vm is None else pk_vm[1] / ios
         else:
-            r["ccpu"], r["cpk"] = None, None
+            r["ccpu"], r["cpk"], r["crk"] = None, None, None
             r["scpu"] = None if cpu_vm is None else cpu_vm * us / ios
         res.setdefault((ai, c, cell), []).append(r)
     fails = {}
@@ -207,8 +208,8 @@ def main_report(raw):
       "interleaved within each round. Values are the median over rounds, (min-max) when they differ. "
       "Latency = fio completion latency percentiles. CPU = busy jiffies (user+nice+system+irq+softirq+steal) "
       "of the whole guest during the cell, minus the idle baseline, divided by the I/Os, in us (fio's own CPU included; "
-      "the client of `local` is the server host itself). pkts/IO = rxe0 sent+received packets "
-      "on the client per I/O (a proxy for work requests). Absolute numbers mean little under TCG; the ratios matter.")
+      "the client of `local` is the server host itself). pkts/IO = rxe0 packets sent and received "
+      "by the client per I/O, acks included (a proxy for work requests). Absolute numbers mean little under TCG; the ratios matter.")
     p("")
     kp = ""
     try:
@@ -227,7 +228,7 @@ def main_report(raw):
     for ai in ais:
         p(f"## Server always_invalidate={ai}" + (" (default)" if ai == "Y" else ""))
         p("")
-        p("| cell | contender | IOPS | MiB/s | p50 us | p99 us | client CPU us/IO | server CPU us/IO | client pkts/IO | rounds |")
+        p("| cell | contender | IOPS | MiB/s | p50 us | p99 us | client CPU us/IO | server CPU us/IO | client pkts/IO sent, rcvd | rounds |")
         p("|---|---|---|---|---|---|---|---|---|---|")
         for cell in CELLS:
             for c in CONTENDERS:
@@ -237,7 +238,7 @@ def main_report(raw):
                     continue
                 g = lambda k: fmt3(med([r[k] for r in rs]))
                 p(f"| {cell} | {NAMES[c]} | {g('iops')} | {g('mibs')} | {g('p50')} | {g('p99')} | "
-                  f"{g('ccpu')} | {g('scpu')} | {g('cpk')} | {len(rs)}" + (f" ({nf} failed)" if nf else "") + " |")
+                  f"{g('ccpu')} | {g('scpu')} | {g('cpk')}, {g('crk')} | {len(rs)}" + (f" ({nf} failed)" if nf else "") + " |")
         p("")
         p(f"Ratios per cell (medians; always_invalidate={ai}"
           + ("; nvme-rdma does not depend on it: its numbers come from the =Y pass" if ai == "N" else "") + "):")
