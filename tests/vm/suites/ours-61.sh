@@ -3,4 +3,4 @@
 SERVER_SERIES=6.1
 CLIENT_SERIES=6.1
 CLIENT_STACK=ours
-CASES="ours-load rnbd-data fio-verify"
+CASES="ours-load rnbd-data fio-verify rnbd-poll"
