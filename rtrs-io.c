@@ -17,8 +17,9 @@
  * The server answers on the same connection with an immediate carrying the
  * chunk id and an errno, either as an RDMA WRITE WITH IMM (no payload) or,
  * when it rotates chunk rkeys (RTRS_MSG_NEW_RKEY_F), as a SEND WITH IMM
- * carrying the chunk's next rkey. A READ's answer is preceded by a
- * SEND_WITH_INV of our rkey. Every receive is re-posted as it completes.
+ * carrying the chunk's next rkey. With remote_invalidate, a READ's answer
+ * is preceded by a SEND_WITH_INV of our rkey. Every receive is re-posted as
+ * it completes.
  *
  * A slot's state (enum rtrs_req_state) changes only in the completion
  * context of its connection, or in the path teardown once every QP of the
@@ -27,8 +28,22 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/dma-mapping.h>
+#include <linux/moduleparam.h>
 
 #include "rtrs-pri.h"
+
+/*
+ * Who invalidates a READ's MR once the server has written the data. The
+ * server can do it with a SEND_WITH_INV before its response, if the read
+ * message asks for it: one more message on the wire and one more receive
+ * here. By default we post a LOCAL_INV ourselves when the response is in:
+ * one local work request, no traffic. Either way nothing completes to the
+ * user while the server can still reach its pages.
+ */
+static bool remote_invalidate;
+module_param(remote_invalidate, bool, 0644);
+MODULE_PARM_DESC(remote_invalidate,
+		 "Ask the server to invalidate READ buffers with SEND_WITH_INV instead of invalidating them locally (default: N)");
 
 static void rtrs_req_unmap(struct rtrs_req *req)
 {
@@ -244,7 +259,8 @@ int rtrs_req_post(struct rtrs_req *req, struct rtrs_con *con)
 		}
 		hdr_len = rtrs_read_msg_init(req->hdr + req->usr_len,
 					     req->usr_len, addr, key,
-					     req->data_len);
+					     req->data_len,
+					     READ_ONCE(remote_invalidate));
 		offset = req->data_len + req->usr_len;
 		raddr += req->data_len;
 	}
@@ -395,6 +411,7 @@ void rtrs_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 		return;
 	}
 	atomic_set(&path->hb_missed, 0);
+	WRITE_ONCE(path->last_rx, jiffies);
 	if (rtrs_rx_dispatch(rx, wc) || rtrs_con_post_recv(rx))
 		rtrs_path_error(path);
 }

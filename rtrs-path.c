@@ -490,6 +490,7 @@ static int rtrs_path_try_connect(struct rtrs_path *path)
 	if (err) {
 		rtrs_path_teardown(path);
 	} else {
+		WRITE_ONCE(path->last_rx, jiffies);
 		path->up = true;
 		rtrs_clt_path_up(path);
 		queue_delayed_work(rtrs_wq, &path->hb_dwork,
@@ -521,11 +522,27 @@ int rtrs_path_open(struct rtrs_path *path)
 	return err;
 }
 
-static void rtrs_path_schedule_reconnect(struct rtrs_path *path)
-{
-	unsigned long delay = path->clt->reconnect_delay_sec * 1000UL +
-			      get_random_u32() % 1000;
+/*
+ * The server drops a silent path after RTRS_HB_MISSED_MAX + 1 heartbeat
+ * intervals and until then rejects a reconnect of it. The first attempt
+ * of an outage noticed early (a port that went down) is therefore made no
+ * sooner than one more interval after the server was last heard from:
+ * otherwise it is all but sure to fail, and the path stays down for
+ * another whole reconnect delay.
+ */
+#define RTRS_SRV_DROP_MS	((RTRS_HB_MISSED_MAX + 2) * RTRS_HB_INTERVAL_MS)
 
+static void rtrs_path_schedule_reconnect(struct rtrs_path *path, bool first)
+{
+	unsigned long delay = path->clt->reconnect_delay_sec * 1000UL;
+	unsigned long quiet;
+
+	if (first) {
+		quiet = jiffies_to_msecs(jiffies - READ_ONCE(path->last_rx));
+		if (quiet < RTRS_SRV_DROP_MS)
+			delay = max(delay, RTRS_SRV_DROP_MS - quiet);
+	}
+	delay += get_random_u32() % 1000;
 	queue_delayed_work(rtrs_wq, &path->reconnect_dwork,
 			   msecs_to_jiffies(delay));
 }
@@ -539,7 +556,7 @@ static void rtrs_path_err_work(struct work_struct *work)
 	rtrs_path_teardown(path);
 	mutex_unlock(&path->init_mutex);
 	if (rtrs_path_state(path) == RTRS_PATH_RECONNECTING)
-		rtrs_path_schedule_reconnect(path);
+		rtrs_path_schedule_reconnect(path, true);
 }
 
 static void rtrs_path_reconnect_work(struct work_struct *work)
@@ -570,7 +587,7 @@ static void rtrs_path_reconnect_work(struct work_struct *work)
 	path->stats.reconnect_fail++;
 	rtrs_path_change_state(path, RTRS_PATH_CONNECTING_ERR);
 	if (rtrs_path_change_state(path, RTRS_PATH_RECONNECTING))
-		rtrs_path_schedule_reconnect(path);
+		rtrs_path_schedule_reconnect(path, false);
 }
 
 /**

@@ -254,6 +254,7 @@ struct rtrs_path_stats {
  * @first_conn: may create the session on the server
  * @hb_dwork: heartbeat tick
  * @hb_missed: ticks without anything received
+ * @last_rx: jiffies of the last receive from the server
  * @hb_last_sent: when the last heartbeat went out
  * @hb_cur_latency: last heartbeat round trip, ns
  * @hb_cqe: completion of heartbeat sends
@@ -305,6 +306,7 @@ struct rtrs_path {
 	bool			first_conn;
 	struct delayed_work	hb_dwork;
 	atomic_t		hb_missed;
+	unsigned long		last_rx;
 	ktime_t			hb_last_sent;
 	s64			hb_cur_latency;
 	struct ib_cqe		hb_cqe;
