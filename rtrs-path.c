@@ -523,6 +523,13 @@ int rtrs_path_open(struct rtrs_path *path)
 }
 
 /*
+ * A manual reconnect of a connected path waits this long after its
+ * teardown: the server rejects the path until it has closed the old
+ * instance, which it does when our disconnect reaches it.
+ */
+#define RTRS_RECONNECT_BACKOFF_MS	1000
+
+/*
  * The server drops a silent path after RTRS_HB_MISSED_MAX + 1 heartbeat
  * intervals and until then rejects a reconnect of it. The first attempt
  * of an outage noticed early (a port that went down) is therefore made no
@@ -606,7 +613,9 @@ int rtrs_path_reconnect_now(struct rtrs_path *path)
 	rtrs_path_teardown(path);
 	mutex_unlock(&path->init_mutex);
 	path->reconnect_attempts = 0;
-	mod_delayed_work(rtrs_wq, &path->reconnect_dwork, 0);
+	/* give the server the time to drop the instance we just closed */
+	mod_delayed_work(rtrs_wq, &path->reconnect_dwork,
+			 msecs_to_jiffies(RTRS_RECONNECT_BACKOFF_MS));
 	flush_delayed_work(&path->reconnect_dwork);
 	return rtrs_path_state(path) == RTRS_PATH_CONNECTED ? 0 : -ENOTCONN;
 }
