@@ -7,6 +7,8 @@
 #   make lint                 W=1 + sparse builds for both Debian kernels, checkpatch
 #   make unit                 host unit tests of the shared protocol code
 #   make check                everything: lint, unit, VM suites on both kernels
+#   make check-verbose        the same, streaming every VM case log to the terminal
+#   make check-debug          VM suites on a KASAN/lockdep/kmemleak kernel (tests/debug/)
 #   make demo                 two VMs: upstream server, our client, rnbd data check
 #   make bench                ours vs upstream rtrs vs nvme-rdma in the VM bed (bench/run.sh)
 
@@ -17,7 +19,7 @@ SRCS := $(wildcard *.c *.h)
 # Everything checkpatch reads: our C sources and headers.
 LINT_FILES := $(SRCS) $(wildcard include/*.h tests/unit/*.c tests/unit/*.h tests/kmod/*.c)
 
-.PHONY: all module install lint unit check check-debug demo bench setup clean
+.PHONY: all module install lint unit check check-verbose check-debug demo bench setup clean
 
 all: module
 
@@ -44,8 +46,11 @@ unit:
 check:
 	tests/check.sh
 
-check-debug:
+check-verbose:
 	tests/check.sh --debug
+
+check-debug:
+	tests/debug/check-debug.sh
 
 demo:
 	tests/demo.sh

@@ -1,0 +1,84 @@
+#!/bin/bash
+# check-debug.sh (`make check-debug`): the VM suites on a sanitizer kernel (KASAN, lockdep,
+# kmemleak, fault injection; config in tests/debug/debug.config), client and server VMs both
+# on it. Not part of `make check`: run it before resolving an issue that touches the I/O
+# path, the connection lifecycle or sysfs.
+#
+# Steps: build the debug kernel (tests/debug/build-kernel.sh; cached, rebuilt only when the
+# fragment or the linux-source version changes) -> our module against it (build/<release>/)
+# -> upstream peer modules against it (.cache/peer/<release>/) -> the VM suites with
+# BED_KMEMLEAK=1 (kmemleak scanned after every case; a report fails the case). Any KASAN,
+# lockdep, RCU, WARNING or kmemleak report fails the case that produced it; the reports are
+# kept in results/<run-id>/<suite>/cases/*/ (kernel-problems.txt, kmemleak-*.txt, dmesg-*).
+# Ends with one line "N passed, N failed"; exit 1 on any failure.
+#
+# Options: --suite <name> (repeatable), --case <name> (repeatable), --build-only.
+# Env: DEBUG_SUITES (default: "ours-612 mp-612 debug-612"), RUN_ID, BED_TIMEOUT_SCALE (case timeouts
+# are multiplied by it; default 3: the debug kernel under TCG is several times slower).
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$top"
+suites=(); cases=(); buildonly=0
+while [ $# -gt 0 ]; do
+	case $1 in
+	--suite) suites+=("$2"); shift ;;
+	--case) cases+=("$2"); shift ;;
+	--build-only) buildonly=1 ;;
+	-h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+	*) echo "check-debug: unknown option $1" >&2; exit 2 ;;
+	esac
+	shift
+done
+[ ${#suites[@]} -eq 0 ] && read -r -a suites <<< "${DEBUG_SUITES:-ours-612 mp-612 debug-612}"
+export RUN_ID=${RUN_ID:-$(date +%Y%m%d-%H%M%S)-check-debug}
+logs=$top/results/$RUN_ID/check-debug; mkdir -p "$logs"
+pass=0; failed=0; failures=()
+T0=$(date +%s)
+el() { echo $(( $(date +%s) - $1 )); }
+ok() { pass=$((pass + 1)); echo "PASS $*"; }
+ko() { failed=$((failed + 1)); failures+=("$*"); echo "FAIL $*"; }
+t() { # t <name> <command...>: one step, its output in a log file
+	local name=$1 log s; shift
+	log=$logs/$(echo "$name" | tr ' /' '__').log; s=$(date +%s)
+	echo "... $name" >&2
+	if "$@" > "$log" 2>&1; then ok "$name ($(el $s)s)"; return 0; fi
+	ko "$name ($(el $s)s): see ${log#$top/}"; tail -n 15 "$log" | sed 's/^/    /' >&2
+	return 1
+}
+summary() {
+	echo "check-debug: total $(el "$T0")s; artifacts in results/$RUN_ID/" >&2
+	[ $failed = 0 ] || printf '  failed: %s\n' "${failures[@]}" >&2
+	echo "$pass passed, $failed failed"
+	[ $failed = 0 ]
+}
+
+t "debug kernel" tests/debug/build-kernel.sh || { summary; exit 1; }
+dk=$(tests/debug/build-kernel.sh --print)
+rel=$(cat "$dk/release")
+echo "debug kernel $rel: $dk (built in $(cat "$dk/build.time")s)" >&2
+t "build rtrs-client.ko $rel" make -s KVER="$rel" KDIR="$dk/linux" || { summary; exit 1; }
+t "peer upstream rtrs/rnbd $rel" env KDIR="$dk/linux" PEER_ONLY=upstream tests/peer/build-peer.sh "$rel" || { summary; exit 1; }
+t "peer rnbd-client on our rtrs.h $rel" env KDIR="$dk/linux" PEER_ONLY=ours tests/peer/build-peer.sh "$rel" || { summary; exit 1; }
+[ $buildonly = 1 ] && { summary; exit; }
+
+export SERVER_KVER=$rel CLIENT_KVER=$rel
+export BED_KERNEL_IMAGE=$dk/bzImage BED_MODULES_DIR=$dk/mods/lib/modules BED_KMEMLEAK=1
+export BED_TIMEOUT_SCALE=${BED_TIMEOUT_SCALE:-3}
+# KASAN + lockdep under TCG: slower boot, slower agents
+export BED_BOOT_TIMEOUT=${BED_BOOT_TIMEOUT:-900} BED_HANG_S=${BED_HANG_S:-300}
+for s in "${suites[@]}"; do
+	[ -r "tests/vm/suites/$s.sh" ] || { echo "check-debug: no suite $s, skipped" >&2; continue; }
+	s0=$(date +%s)
+	echo "... VM suite $s on $rel" >&2
+	slog=$logs/suite-$s.log
+	CI=true tests/vm/run-suite.sh "$s" "${cases[@]}" 2> "$slog" | grep -E '^(PASS|FAIL) ' > "$slog.res"
+	if [ ! -s "$slog.res" ]; then
+		ko "VM suite $s ($(el "$s0")s): no results, see ${slog#$top/}"; tail -n 15 "$slog" | sed 's/^/    /' >&2
+		continue
+	fi
+	while read -r st name rest; do
+		if [ "$st" = PASS ]; then ok "debug $name $rest"; else ko "debug $name $rest"; fi
+	done < "$slog.res"
+	grep -h 'suite .*passed' "$slog" >&2
+done
+summary

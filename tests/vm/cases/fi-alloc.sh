@@ -1,0 +1,60 @@
+# Case: allocation failures in OUR module (needs the debug kernel: make check-debug; on a
+# kernel without the failslab/fail_page_alloc stack filter it passes as "skipped").
+# failslab and fail_page_alloc are scoped to rtrs-client's text, so only allocations made
+# from our code (and what it calls: ib_core, rxe) fail:
+# - session open: map with the n-th allocation failing, n = 1, 2, ... until the map makes
+#   fewer than n allocations: each map returns an error (or absorbs the failure and works),
+#   leaves no session behind;
+# - add_path of link1's path, same sweep: an error, no path directory left, link0 serves I/O;
+# - sysfs reconnect of link1's path, same sweep: the path connects again;
+# - random failures (10 %) while link1 is cut and restored (reconnect work), then off: both
+#   paths connect, data is intact.
+# The runner's kmemleak scan after the case must find no leak. FI_MAX (150) bounds each sweep.
+CASE_TIMEOUT=2400
+. "$BED_REPO/tests/vm/lib/mp.sh"
+S=bed-fi
+fi_run() { local t=$1; shift; vm_run client "$t" ". \"\$BED_REPO/tests/vm/guest/fi.sh\"; . \"\$BED_REPO/tests/vm/guest/mp.sh\"; $*"; }
+run() {
+	local out dev max=${FI_MAX:-150}
+	if ! fi_run 10 fi_have; then note "no failslab/fail_page_alloc with a stack filter in $CLIENT_KVER: skipped"; return 0; fi
+	[ "$CLIENT_STACK" = ours ] || fail "this case tests our module: CLIENT_STACK=ours"
+	client_load || fail "client stack did not load"
+	fi_run 30 "fi_scope rtrs_client" || fail "could not scope fault injection to rtrs_client"
+
+	step "session open (map) with the n-th allocation of rtrs-client failing"
+	out=$(fi_run 1500 "fi_sweep_map $S $max; rc=\$?; echo injected: \$(fi_count); exit \$rc") ||
+		{ fi_run 10 fi_off; fail "map sweep: $out"; }
+	note "$out"
+
+	step "map over link0 without injection; add_path sweep"
+	dev=$(vm_run client 180 rnbd_map $S /dev/nullb0 $MP_S0) || fail "clean map failed after the sweep: $dev"
+	out=$(fi_run 1500 "fi_sweep_add_path $S $dev $max; rc=\$?; echo injected: \$(fi_count); exit \$rc") ||
+		{ fi_run 10 fi_off; fail "add_path sweep: $out"; }
+	note "$out"
+
+	step "add link1's path without injection; sysfs reconnect sweep"
+	out=$(fi_run 150 "echo ip:198.18.1.1 > /sys/class/rtrs-client/$S/add_path && wait_for 60 mp_state_is $S 1 connected") ||
+		fail "clean add_path failed: $out"
+	out=$(fi_run 1500 "fi_sweep_reconnect $S $dev $max; rc=\$?; echo injected: \$(fi_count); exit \$rc") ||
+		{ fi_run 10 fi_off; fail "reconnect sweep: $out"; }
+	note "$out"
+
+	step "random failures (10 %) while link1 is cut for 15 s and back for 45 s"
+	fi_run 10 "fi_random 10" || fail "fi_random failed"
+	link_set link1 off || fail "link_set failed"
+	bed_sleep 15
+	link_set link1 on || fail "link_set failed"
+	bed_sleep 45
+	fi_run 10 "fi_off; echo injected: \$(fi_count)"
+	out=$(fi_run 400 "wait_for 180 mp_state_is $S 1 connected || { echo 1 > \$(mp_dir $S 1)/reconnect; wait_for 180 mp_state_is $S 1 connected; }; rc=\$?; mp_summary $S; exit \$rc") ||
+		fail "link1's path did not come back after the random failures: $out"
+	note "$out"
+	out=$(fi_run 300 "mp_state_is $S 0 connected && _fi_io $dev && dd if=/dev/urandom of=/tmp/fi-big bs=1M count=8 status=none &&
+		dd if=/tmp/fi-big of=$dev bs=1M oflag=direct status=none && dd if=$dev of=/tmp/fi-big2 bs=1M count=8 iflag=direct status=none &&
+		cmp /tmp/fi-big /tmp/fi-big2 && echo data ok") || fail "I/O after the injection failed: $out"
+
+	step "unmap, unload, unscope"
+	fi_run 30 fi_unscope
+	vm_run client 120 "rnbd_unmap $dev" || fail "unmap failed"
+	client_unload || fail "client stack did not unload"
+}

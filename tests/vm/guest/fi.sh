@@ -1,0 +1,133 @@
+# fi.sh: guest helpers of the fault injection cases (tests/vm/cases/fi-*.sh), sourced by
+# their vm_run commands. Needs a kernel with FAILSLAB, FAIL_PAGE_ALLOC,
+# FAULT_INJECTION_DEBUG_FS and FAULT_INJECTION_STACKTRACE_FILTER (the debug kernel).
+#
+# Scope: failslab and fail_page_alloc fail only allocations whose call stack passes through
+# the text of one module (require_start/require_end); random failures stay off
+# (probability 0) unless fi_random turns them on. Deterministic failures use the per-task
+# /proc/self/fail-nth: the n-th allocation in scope made by this shell fails.
+FI_ATTRS="failslab fail_page_alloc"
+FI_D=/sys/kernel/debug
+fi_have() { [ -e $FI_D/failslab/require_start ] && [ -e $FI_D/fail_page_alloc/require_start ]; }
+
+# fi_scope <module>: in scope = lowest .. highest function address of <module> (+ 1 page)
+fi_scope() {
+	local lo hi a d
+	read -r lo hi <<< "$(awk -v m="[$1]" '$4 == m && ($2 == "t" || $2 == "T") { print $1 }' /proc/kallsyms |
+		sort | sed -n '1p;$p' | tr '\n' ' ')"
+	case $lo in ""|0000000000000000) echo "fi_scope: no text symbols of $1 in /proc/kallsyms" >&2; return 1 ;; esac
+	for a in $FI_ATTRS; do
+		d=$FI_D/$a
+		echo 0 > $d/probability && echo N > $d/task-filter && echo N > $d/ignore-gfp-wait &&
+		echo 0 > $d/space && echo 1 > $d/interval && echo -1 > $d/times && echo 1 > $d/verbose &&
+		echo 32 > $d/stacktrace-depth && echo 0 > $d/reject_start && echo 0 > $d/reject_end &&
+		echo "0x$lo" > $d/require_start && printf '0x%x\n' $(( 0x$hi + 4096 )) > $d/require_end ||
+			{ echo "fi_scope: cannot configure $d" >&2; return 1; }
+	done
+	echo N > $FI_D/fail_page_alloc/ignore-gfp-highmem
+	echo "fault injection scoped to $1: 0x$lo..0x$hi"
+}
+# fi_random <percent>: every allocation in scope fails with that probability (0: off)
+fi_random() { local a; for a in $FI_ATTRS; do echo "$1" > $FI_D/$a/probability || return 1; done; }
+fi_off() { fi_random 0; echo 0 > /proc/self/fail-nth 2>/dev/null; true; }
+# fi_unscope: back to the defaults (no filter, off)
+fi_unscope() {
+	local a
+	fi_off
+	for a in $FI_ATTRS; do
+		echo 0 > $FI_D/$a/require_start; echo -1 > $FI_D/$a/require_end 2>/dev/null ||
+			printf '0x%x\n' -1 > $FI_D/$a/require_end
+		echo Y > $FI_D/$a/ignore-gfp-wait
+	done
+}
+# fi_nth <n> <command...>: run <command> in THIS shell with its n-th allocation in scope
+# failing; prints "rc=<rc> left=<l>": left > 0 means the command made fewer than n
+# allocations in scope (nothing was injected: a sweep over n is complete).
+fi_nth() {
+	local n=$1 rc left; shift
+	echo "$n" > /proc/self/fail-nth || return 1
+	eval "$@"; rc=$?
+	read -r left < /proc/self/fail-nth
+	echo 0 > /proc/self/fail-nth
+	echo "rc=$rc left=$left"
+}
+# fi_count: how many failures were injected so far (the kernel log lines of verbose=1)
+fi_count() { dmesg | grep -c 'FAULT_INJECTION: forcing a failure'; }
+
+# ---- sweeps (need mp.sh and lib.sh too); print a summary, rc 1 with a reason on failure ----
+_fi_parse() { FI_RC=${1#rc=}; FI_RC=${FI_RC%% *}; FI_LEFT=${1##*left=}; }
+_fi_io() { # <dev>: a little direct I/O must work
+	dd if=/dev/urandom of=/tmp/fi-pat bs=4k count=16 status=none &&
+	dd if=/tmp/fi-pat of="$1" bs=4k count=16 oflag=direct status=none &&
+	dd if="$1" of=/tmp/fi-back bs=4k count=16 iflag=direct status=none && cmp -s /tmp/fi-pat /tmp/fi-back
+}
+# fi_sweep_map <sess> <max>: map /dev/nullb0 of link0 with the n-th allocation failing
+fi_sweep_map() {
+	local s=$1 max=$2 n dev nerr=0 nok=0
+	for n in $(seq 1 "$max"); do
+		_fi_parse "$(fi_nth "$n" "echo 'sessname=$s path=ip:198.18.0.1 device_path=/dev/nullb0' > /sys/class/rnbd-client/ctl/map_device" 2>/dev/null)"
+		if [ "$FI_RC" = 0 ]; then
+			[ "$FI_LEFT" = 0 ] && nok=$((nok + 1))
+			wait_for 60 rnbd_dev_of "$s" > /dev/null || { echo "n=$n: map returned 0 but no device"; return 1; }
+			dev=$(rnbd_dev_of "$s"); wait_for 30 test -b "$dev"
+			_fi_io "$dev" || { echo "n=$n: I/O failed on a map that returned 0"; return 1; }
+			rnbd_unmap "$dev" || { echo "n=$n: unmap of $dev failed"; return 1; }
+		else
+			nerr=$((nerr + 1))
+		fi
+		wait_for 60 test ! -e "/sys/class/rtrs-client/$s" ||
+			{ echo "n=$n: session $s still there 60 s after map rc=$FI_RC"; return 1; }
+		if [ "$FI_LEFT" != 0 ]; then
+			echo "map sweep complete: $((n - 1)) allocations in scope; $nerr maps failed with an error, $nok absorbed the failure"
+			return 0
+		fi
+	done
+	echo "map sweep stopped at n=$max: $nerr maps failed with an error, $nok absorbed the failure"
+}
+# fi_sweep_add_path <sess> <dev> <max>: session mapped over link0; add link1's path with the
+# n-th allocation failing; a path that was added is removed again
+fi_sweep_add_path() {
+	local s=$1 dev=$2 max=$3 n p nerr=0 nok=0
+	p=$(mp_dir "$s" 1)
+	for n in $(seq 1 "$max"); do
+		_fi_parse "$(fi_nth "$n" "echo ip:198.18.1.1 > /sys/class/rtrs-client/$s/add_path" 2>/dev/null)"
+		if [ "$FI_RC" = 0 ]; then
+			[ "$FI_LEFT" = 0 ] && nok=$((nok + 1))
+			wait_for 90 mp_state_is "$s" 1 connected ||
+				{ echo "n=$n: add_path returned 0, path state $(mp_state "$s" 1)"; return 1; }
+			echo 1 > "$p/remove_path" || { echo "n=$n: remove_path failed"; return 1; }
+		else
+			nerr=$((nerr + 1))
+		fi
+		wait_for 30 test ! -e "$p" || { echo "n=$n: path directory left behind (rc=$FI_RC)"; return 1; }
+		mp_state_is "$s" 0 connected || { echo "n=$n: link0 path is $(mp_state "$s" 0)"; return 1; }
+		_fi_io "$dev" || { echo "n=$n: I/O failed after add_path rc=$FI_RC"; return 1; }
+		if [ "$FI_LEFT" != 0 ]; then
+			echo "add_path sweep complete: $((n - 1)) allocations in scope; $nerr failed with an error, $nok absorbed"
+			return 0
+		fi
+	done
+	echo "add_path sweep stopped at n=$max: $nerr failed with an error, $nok absorbed"
+}
+# fi_sweep_reconnect <sess> <dev> <max>: sysfs reconnect of link1's path with the n-th
+# allocation failing; afterwards the path must connect again (by itself or by a second,
+# clean reconnect)
+fi_sweep_reconnect() {
+	local s=$1 dev=$2 max=$3 n p nerr=0 nok=0
+	p=$(mp_dir "$s" 1)
+	for n in $(seq 1 "$max"); do
+		_fi_parse "$(fi_nth "$n" "echo 1 > $p/reconnect" 2>/dev/null)"
+		if [ "$FI_RC" = 0 ]; then [ "$FI_LEFT" = 0 ] && nok=$((nok + 1)); else nerr=$((nerr + 1)); fi
+		if ! wait_for 10 mp_state_is "$s" 1 connected; then
+			echo 1 > "$p/reconnect" 2>/dev/null
+			wait_for 120 mp_state_is "$s" 1 connected ||
+				{ echo "n=$n: path is $(mp_state "$s" 1) after a clean reconnect (rc=$FI_RC)"; return 1; }
+		fi
+		_fi_io "$dev" || { echo "n=$n: I/O failed after reconnect rc=$FI_RC"; return 1; }
+		if [ "$FI_LEFT" != 0 ]; then
+			echo "reconnect sweep complete: $((n - 1)) allocations in scope; $nerr failed with an error, $nok absorbed"
+			return 0
+		fi
+	done
+	echo "reconnect sweep stopped at n=$max: $nerr failed with an error, $nok absorbed"
+}
