@@ -519,6 +519,8 @@ int rtrs_con_post_recv(struct rtrs_rx *rx)
 		.num_sge = 1,
 	};
 
+	if (rtrs_should_fail_post())
+		return -ENOMEM;
 	ib_dma_sync_single_for_device(con->path->ib_dev, sge.addr,
 				      RTRS_RX_SIZE, DMA_FROM_DEVICE);
 	return ib_post_recv(con->qp, &wr, NULL);
@@ -538,6 +540,8 @@ int rtrs_con_post_send(struct rtrs_con *con, struct ib_send_wr *first,
 {
 	u32 interval = con->path->signal_interval ?: 1;
 
+	if (rtrs_should_fail_post())
+		return -ENOMEM;
 	if (atomic_inc_return(&con->wr_cnt) % interval == 0)
 		last->send_flags |= IB_SEND_SIGNALED;
 	return ib_post_send(con->qp, first, NULL);

@@ -6,17 +6,36 @@
  *   <sessname>/poll   completions of polled queues, by who reaped them:
  *                     "direct" the user's rtrs_clt_rdma_cq_direct(),
  *                     "swept" the fallback sweeper (nobody polled)
+ *   fail_post/        fault injection (kernels with FAULT_INJECTION_DEBUG_FS;
+ *                     Documentation/fault-injection): a post of a work request
+ *                     on a connection fails with -ENOMEM as if the queue were
+ *                     full. Off (probability 0) until a test turns it on.
  *
  * debugfs is optional: a failure to create a file is not an error.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/debugfs.h>
+#include <linux/fault-inject.h>
 #include <linux/seq_file.h>
 
 #include "rtrs-pri.h"
 
 static struct dentry *rtrs_debugfs_root;
+
+#ifdef CONFIG_FAULT_INJECTION_DEBUG_FS
+static DECLARE_FAULT_ATTR(rtrs_fail_post);
+
+/**
+ * rtrs_should_fail_post() - whether to fail the next post (fault injection)
+ *
+ * Context: any. Return: true when debugfs fail_post says this post fails.
+ */
+bool rtrs_should_fail_post(void)
+{
+	return should_fail(&rtrs_fail_post, 1);
+}
+#endif
 
 static int rtrs_poll_show(struct seq_file *m, void *unused)
 {
@@ -35,6 +54,9 @@ DEFINE_SHOW_ATTRIBUTE(rtrs_poll);
 void rtrs_debugfs_init(void)
 {
 	rtrs_debugfs_root = debugfs_create_dir("rtrs-client", NULL);
+#ifdef CONFIG_FAULT_INJECTION_DEBUG_FS
+	fault_create_debugfs_attr("fail_post", rtrs_debugfs_root, &rtrs_fail_post);
+#endif
 }
 
 /**

@@ -488,6 +488,11 @@ void rtrs_debugfs_init(void);
 void rtrs_debugfs_exit(void);
 void rtrs_debugfs_add_sess(struct rtrs_clt_sess *clt);
 void rtrs_debugfs_del_sess(struct rtrs_clt_sess *clt);
+#ifdef CONFIG_FAULT_INJECTION_DEBUG_FS
+bool rtrs_should_fail_post(void);
+#else
+static inline bool rtrs_should_fail_post(void) { return false; }
+#endif
 
 /* rtrs-clt-sysfs.c */
 int rtrs_clt_class_init(void);
