@@ -8,7 +8,9 @@
 # - add_path of link1's path, same sweep: an error, no path directory left, link0 serves I/O;
 # - sysfs reconnect of link1's path, same sweep: the path connects again;
 # - random failures (10 %) while link1 is cut and restored (reconnect work), then off: both
-#   paths connect, data is intact.
+#   paths connect, data is intact;
+# - our own injection point: 2 % of work request posts fail (debugfs rtrs-client/fail_post)
+#   under I/O for 40 s (I/O errors allowed), then off: paths connect again, I/O works.
 # The runner's kmemleak scan after the case must find no leak. FI_MAX (150) bounds each sweep.
 CASE_TIMEOUT=2400
 . "$BED_REPO/tests/vm/lib/mp.sh"
@@ -52,6 +54,21 @@ run() {
 	out=$(fi_run 300 "mp_state_is $S 0 connected && _fi_io $dev && dd if=/dev/urandom of=/tmp/fi-big bs=1M count=8 status=none &&
 		dd if=/tmp/fi-big of=$dev bs=1M oflag=direct status=none && dd if=$dev of=/tmp/fi-big2 bs=1M count=8 iflag=direct status=none &&
 		cmp /tmp/fi-big /tmp/fi-big2 && echo data ok") || fail "I/O after the injection failed: $out"
+
+	step "post failures (debugfs rtrs-client/fail_post, 2 %) under I/O for 40 s, then off"
+	out=$(fi_run 10 "fi_post 2; echo rc=\$?")
+	if [ "$out" = rc=2 ]; then
+		note "no rtrs-client/fail_post in this build: skipped"
+	else
+		out=$(fi_run 400 "fi_io_loop $dev 40; fi_post 0; echo injected total: \$(fi_count)") ||
+			{ fi_run 10 "fi_post 0"; fail "I/O loop under fail_post: $out"; }
+		note "I/O rounds under fail_post: $(echo $out)"
+		out=$(fi_run 600 "for l in 0 1; do wait_for 180 mp_state_is $S \$l connected ||
+			{ echo 1 > \$(mp_dir $S \$l)/reconnect; wait_for 180 mp_state_is $S \$l connected; } || exit 1; done; mp_summary $S") ||
+			fail "paths did not come back after fail_post: $out"
+		note "$out"
+		fi_run 300 "_fi_io $dev" || fail "I/O after fail_post failed"
+	fi
 
 	step "unmap, unload, unscope"
 	fi_run 30 fi_unscope

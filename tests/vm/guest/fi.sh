@@ -131,3 +131,24 @@ fi_sweep_reconnect() {
 	done
 	echo "reconnect sweep stopped at n=$max: $nerr failed with an error, $nok absorbed"
 }
+
+# fi_post <percent>: our module's own injection point (debugfs rtrs-client/fail_post): that
+# share of work request posts fails as if the queue were full (0: off). rc 2 if absent.
+fi_post() {
+	local d=$FI_D/rtrs-client/fail_post
+	[ -d $d ] || return 2
+	echo -1 > $d/times && echo 1 > $d/verbose && echo 1 > $d/interval && echo "$1" > $d/probability
+}
+# fi_io_loop <dev> <secs>: direct writes and reads for <secs>; prints "ok=<n> err=<n>"
+fi_io_loop() {
+	local end=$(( $(date +%s) + $2 )) ok=0 err=0
+	while [ "$(date +%s)" -lt "$end" ]; do
+		if timeout 60 dd if=/dev/zero of="$1" bs=64k count=16 oflag=direct status=none 2>/dev/null &&
+		   timeout 60 dd if="$1" of=/dev/null bs=64k count=16 iflag=direct status=none 2>/dev/null; then
+			ok=$((ok + 1))
+		else
+			err=$((err + 1))
+		fi
+	done
+	echo "ok=$ok err=$err"
+}
