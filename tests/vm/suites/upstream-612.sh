@@ -1,5 +1,8 @@
-# Suite: upstream client stack, client 6.12 <-> server 6.12; plus our module's load test.
+# Suite: upstream client stack, client 6.12 <-> server 6.12: proves the bed (links, rxe, the
+# upstream peers, cable pulls) before our client is judged by it. In make check.
+# More upstream cases (not in make check, to keep it inside its time budget; run them with
+# CASES=...): ours-load server-reload rnbd-ipv6-link1.
 SERVER_SERIES=6.12
 CLIENT_SERIES=6.12
 CLIENT_STACK=upstream
-CASES="bed-smoke rnbd-data ours-load link-cut server-reload rnbd-ipv6-link1"
+CASES="bed-smoke rnbd-data link-cut"
