@@ -11,11 +11,12 @@
 #
 # Env: PEER_ONLY=upstream|ours to build one half; OURS_BUILD=<dir> holds <kver>/Module.symvers
 # of our module (default <repo>/build); OURS_RNBD_OUT=<dir> puts rnbd-ours there instead (a
-# private build that others' rebuilds cannot invalidate). Prints the .ko paths it produced.
+# private build that others' rebuilds cannot invalidate); KDIR=<kernel build tree> for a kernel
+# not installed under /lib/modules (the debug kernel of make check-debug). Prints the .ko paths.
 set -u
 kv=${1:?usage: build-peer.sh <kver>}
 top=$(cd "$(dirname "$0")/../.." && pwd)
-kdir=/lib/modules/$kv/build
+kdir=${KDIR:-/lib/modules/$kv/build}
 [ -e "$kdir/Makefile" ] || { echo "build-peer: no kernel headers for $kv at $kdir" >&2; exit 1; }
 case $kv in
 	6.1.*) series=6.1 ;;

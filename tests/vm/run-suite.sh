@@ -4,7 +4,11 @@
 #
 # Env overrides: SERVER_KVER CLIENT_KVER (versions) or SERVER_SERIES CLIENT_SERIES (6.1|6.12),
 #   CLIENT_STACK (upstream|ours), CASES, RUN_ID (results/<RUN_ID>/<suite>), CI=true (quiet),
-#   BED_OURS_BUILD (dir holding <kver>/rtrs-client.ko, default <repo>/build).
+#   BED_OURS_BUILD (dir holding <kver>/rtrs-client.ko, default <repo>/build),
+#   BED_KMEMLEAK=1 (kernels with kmemleak: scan both guests after each case, once the client
+#   stack is unloaded; a report fails the case and is kept as kmemleak-<vm>.txt),
+#   BED_KERNEL_IMAGE BED_MODULES_DIR (boot a kernel the host does not have: lib/boot.sh),
+#   BED_TIMEOUT_SCALE (multiplies every case's CASE_TIMEOUT; 1).
 # Output: one line per case "PASS|FAIL <suite>/<case> <secs>s [reason]", also written to
 #   results/<RUN_ID>/<suite>/results.txt. Exit 0 when all passed.
 set -u
@@ -75,6 +79,23 @@ bed_reset() {
 	return $rc
 }
 
+# kmemleak: wait out its minimum object age, scan twice (an object seen unreferenced only
+# once may be a pointer in flight), print what it reports, then clear so the next case
+# starts clean. Prints nothing when the kernel has no kmemleak.
+bed_kmemleak() { # <vm>
+	BED_TRACE=0 vm_run "$1" 900 'k=/sys/kernel/debug/kmemleak; [ -e $k ] || exit 0
+		sleep 6
+		{ echo scan > $k && echo scan > $k; } 2>/dev/null ||
+			{ echo "kmemleak scan failed: $(dmesg | grep -i kmemleak | tail -n 3)"; exit 0; }
+		cat $k; echo clear > $k' 2>/dev/null || echo "kmemleak: vm_run on $1 failed (rc $?)"
+}
+if [ "${BED_KMEMLEAK:-0}" = 1 ]; then   # what booting and the bed setup leave behind
+	for vm in $BED_VMS; do
+		bed_kmemleak "$vm" > "$BED_DIR/kmemleak-boot-$vm.txt"
+		[ -s "$BED_DIR/kmemleak-boot-$vm.txt" ] && say "kmemleak: $vm reports leaks from boot/setup (not failed): $BED_DIR/kmemleak-boot-$vm.txt"
+	done
+fi
+
 n=0; npass=0; nfail=0
 for c in $CASES; do
 	n=$((n + 1))
@@ -89,7 +110,7 @@ for c in $CASES; do
 		coff[$vm]=$(stat -c %s "$BED_DIR/$vm/console.log")
 		vm_run "$vm" 30 "echo '$tag' > /dev/kmsg" >/dev/null 2>&1
 	done
-	ct=$(sed -n 's/^CASE_TIMEOUT=\([0-9]*\).*/\1/p' "$HERE/cases/$c.sh" | head -n 1); ct=${ct:-600}
+	ct=$(sed -n 's/^CASE_TIMEOUT=\([0-9]*\).*/\1/p' "$HERE/cases/$c.sh" | head -n 1); ct=$(( ${ct:-600} * ${BED_TIMEOUT_SCALE:-1} ))
 	say "=== $suite/$c (timeout ${ct}s)"
 	export BED_CASE_DIR=$cdir
 	: > "$cdir/log.txt"
@@ -129,6 +150,17 @@ for c in $CASES; do
 	if ! _bed_any_dead >/dev/null; then
 		resetmsg=$(bed_reset 2>&1) || why="${why:+$why; }cleanup after the case failed: $(echo "$resetmsg" | tail -n 3 | tr '\n' ' ')"
 		echo "$resetmsg" > "$cdir/reset.txt"
+		if [ "${BED_KMEMLEAK:-0}" = 1 ]; then
+			for vm in $BED_VMS; do
+				bed_kmemleak "$vm" > "$cdir/kmemleak-$vm.txt"
+				if [ -s "$cdir/kmemleak-$vm.txt" ]; then
+					probs+="--- $vm kmemleak:"$'\n'"$(grep -c '^unreferenced object' "$cdir/kmemleak-$vm.txt") unreferenced objects (kmemleak-$vm.txt)"$'\n'
+					echo "$probs" > "$cdir/kernel-problems.txt"
+				else
+					rm -f "$cdir/kmemleak-$vm.txt"
+				fi
+			done
+		fi
 	fi
 	[ -z "$why" ] && dead=$(_bed_any_dead) && why=$dead
 	secs=$(( $(date +%s) - t0 ))

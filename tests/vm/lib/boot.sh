@@ -8,6 +8,10 @@
 # Needs: BED_REPO BED_DIR SERVER_KVER CLIENT_KVER. Knobs: BED_BOOT_TIMEOUT (300),
 # BED_HANG_S (120: no heartbeat for that long = hung guest), BED_VM_MAX_S (5400),
 # SERVER_SMP (1) CLIENT_SMP (2) BED_MEM (2G).
+# A kernel the host does not have installed (the debug kernel of make check-debug): a VM
+# whose kver has a folder in BED_MODULES_DIR (<root>/lib/modules) boots BED_KERNEL_IMAGE
+# and sees BED_MODULES_DIR as its /lib/modules (extra read-only 9p share "mods"); the
+# host's /lib/modules is not touched. Other VMs boot /boot/vmlinuz-<kver> as always.
 
 # Console lines that mean the guest is gone: the VM is killed at once.
 BED_FATAL='Kernel panic|Oops|general protection fault|kernel BUG at|BUG: unable to handle|BUG: soft lockup|double fault|BED-GUEST-EXIT'
@@ -23,6 +27,13 @@ _bed_start_vm() { # <vm> <kver> <smp> <idx> <listen|connect> <port0> <port1>
 	local vm=$1 kv=$2 smp=$3 idx=$4 mode=$5 p0=$6 p1=$7 d img
 	d=$BED_DIR/$vm; mkdir -p "$d/share/mbox"
 	img=$("$BED_REPO/tests/vm/lib/initramfs.sh" "$kv") || return 1
+	local kimg=/boot/vmlinuz-$kv mods=() append=""
+	if [ -n "${BED_MODULES_DIR:-}" ] && [ -e "$BED_MODULES_DIR/$kv/modules.dep" ]; then
+		kimg=${BED_KERNEL_IMAGE:?BED_KERNEL_IMAGE must be set with BED_MODULES_DIR}
+		mods=(-fsdev "local,id=mods,path=$BED_MODULES_DIR,security_model=none,readonly=on,multidevs=remap"
+		      -device virtio-9p-pci,fsdev=mods,mount_tag=mods)
+		append=" bed_mods=1"
+	fi
 	local ours_ko=${BED_OURS_BUILD:-$BED_REPO/build}/$CLIENT_KVER/rtrs-client.ko
 	{
 		echo '#!/bin/bash'
@@ -41,14 +52,15 @@ _bed_start_vm() { # <vm> <kver> <smp> <idx> <listen|connect> <port0> <port1>
 	local q=(qemu-system-x86_64 -name "rtrs-bed-$vm" -machine q35 -accel tcg,thread=multi -cpu max
 		-m "${BED_MEM:-2G}" -smp "$smp" -display none -monitor none -no-reboot -nodefaults
 		-serial "file:$d/console.log"
-		-kernel "/boot/vmlinuz-$kv" -initrd "$img"
-		-append "console=ttyS0 panic=-1 loglevel=7 log_buf_len=4M rcupdate.rcu_cpu_stall_timeout=60 bed_repo=$BED_REPO"
+		-kernel "$kimg" -initrd "$img"
+		-append "console=ttyS0 panic=-1 loglevel=7 log_buf_len=4M rcupdate.rcu_cpu_stall_timeout=60 bed_repo=$BED_REPO$append"
 		-fsdev local,id=hostroot,path=/,security_model=none,readonly=on,multidevs=remap
 		-device virtio-9p-pci,fsdev=hostroot,mount_tag=hostroot
 		-fsdev "local,id=repo,path=$BED_REPO,security_model=none,readonly=on,multidevs=remap"
 		-device virtio-9p-pci,fsdev=repo,mount_tag=repo
 		-fsdev "local,id=bed,path=$d/share,security_model=none,multidevs=remap"
 		-device virtio-9p-pci,fsdev=bed,mount_tag=bed
+		"${mods[@]}"
 		-device virtio-rng-pci
 		"${net[@]}"
 		-qmp "unix:$BED_SOCK/$vm.qmp,server=on,wait=off")

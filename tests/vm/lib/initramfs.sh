@@ -4,10 +4,19 @@
 # HOST root read-only over virtio-9p (tag hostroot), tmpfs on /tmp /run /var/tmp /root,
 # the writable per-VM share (tag bed) on /tmp/bed, and chroots into the host userland to
 # run /tmp/bed/boot.sh (written by the host for each boot). When that returns it powers off.
+# A kernel not installed on the host (the debug kernel): BED_MODULES_DIR=<root>/lib/modules
+# holds its <kver>/; the VM then gets that folder as 9p share "mods" (boot.sh) and /init
+# mounts it over /lib/modules of the chroot (kernel command line bed_mods=1).
 set -u
 kv=${1:?usage: initramfs.sh <kver>}
 top=$(cd "$(dirname "$0")/../../.." && pwd)
-moddir=/lib/modules/$kv
+modroot=/
+if [ -n "${BED_MODULES_DIR:-}" ] && [ -e "$BED_MODULES_DIR/$kv/modules.dep" ]; then
+	modroot=${BED_MODULES_DIR%/lib/modules}
+	[ "$modroot/lib/modules" = "$BED_MODULES_DIR" ] ||
+		{ echo "initramfs: BED_MODULES_DIR must end in /lib/modules" >&2; exit 1; }
+fi
+moddir=$modroot/lib/modules/$kv
 [ -e "$moddir/modules.dep" ] || { echo "initramfs: no $moddir" >&2; exit 1; }
 [ -x /bin/busybox ] || { echo "initramfs: /bin/busybox missing (busybox-static)" >&2; exit 1; }
 cache=$top/.cache/vm; mkdir -p "$cache"
@@ -19,7 +28,7 @@ if [ ! -s "$img" ]; then
 	cp /bin/busybox "$t/bin/busybox"
 	: > "$t/modules/order"
 	for m in virtio_pci 9pnet_virtio 9p; do
-		modprobe -S "$kv" --show-depends "$m" 2>/dev/null | awk '$1=="insmod"{print $2}'
+		modprobe -d "$modroot" -S "$kv" --show-depends "$m" 2>/dev/null | awk '$1=="insmod"{print $2}'
 	done | awk '!seen[$0]++' | while read -r ko; do
 		b=$(basename "$ko"); b=${b%.xz}; b=${b%.zst}; b=${b%.gz}
 		case $ko in   # busybox insmod reads only plain .ko
@@ -42,6 +51,9 @@ die() { echo "bed-init: FATAL: $*"; echo "BED-GUEST-EXIT=125"; poweroff -f; }
 for m in $(cat /modules/order); do insmod /modules/$m || echo "bed-init: insmod $m failed"; done
 R=/newroot
 mount -t 9p -o trans=virtio,version=9p2000.L,ro,msize=262144,cache=loose hostroot $R || die "mount host root"
+if grep -q bed_mods=1 /proc/cmdline; then   # modules of a kernel the host does not have
+	mount -t 9p -o trans=virtio,version=9p2000.L,ro,msize=262144,cache=loose mods $R/lib/modules || die "mount mods share"
+fi
 for d in tmp run var/tmp root; do mount -t tmpfs -o mode=1777 tmpfs $R/$d || die "tmpfs $d"; done
 chmod 700 $R/root
 mount -t proc proc $R/proc
