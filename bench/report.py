@@ -198,9 +198,13 @@ def main_report(raw):
     p(f"- host load average at start / end: {meta.get('loadavg_start')} / {meta.get('loadavg_end')}")
     p(f"- {meta.get('date')}, bed boot {meta.get('boot_s')} s, measuring {meta.get('measure_s')} s, "
       f"total {meta.get('total_s')} s; {meta.get('fio')}, perftest {meta.get('perftest')}, nvme-cli {meta.get('nvme-cli')}")
-    p(f"- waited {meta.get('lock_wait_s')} s for the bed lock (other agents' VM runs)")
-    p(f"- idle baseline (bed agent polling), busy share of all vCPUs: server "
-      f"{baseline(raw, 'server') * 100:.1f} %, client {baseline(raw, 'client') * 100:.1f} % (subtracted below)")
+    if meta.get("lock_wait_s"):
+        p(f"- waited {meta.get('lock_wait_s')} s for the bed lock (other agents' VM runs)")
+    if os.path.exists(f"{raw}/baseline.client.post"):
+        p(f"- idle baseline (bed agent polling), busy share of all vCPUs: server "
+          f"{baseline(raw, 'server') * 100:.1f} %, client {baseline(raw, 'client') * 100:.1f} % (subtracted below)")
+    else:
+        p("- idle baseline not measured in this run: CPU per I/O includes the bed agent's polling")
     p(f"- raw data (not committed): `{meta.get('artifacts')}`")
     p("")
     p("Same server host and the same memory-backed `/dev/nullb0` (null_blk, 1 GiB) for every "
