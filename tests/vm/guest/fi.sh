@@ -63,8 +63,9 @@ _fi_io() { # <dev>: a little direct I/O must work
 }
 # fi_sweep_map <sess> <max>: map /dev/nullb0 of link0 with the n-th allocation failing
 fi_sweep_map() {
-	local s=$1 max=$2 n dev nerr=0 nok=0
+	local s0=$1 max=$2 n s dev nerr=0 nok=0
 	for n in $(seq 1 "$max"); do
+		s=$s0-$n   # a fresh name: the server may still be dropping the last attempt
 		_fi_parse "$(fi_nth "$n" "echo 'sessname=$s path=ip:198.18.0.1 device_path=/dev/nullb0' > /sys/class/rnbd-client/ctl/map_device" 2>/dev/null)"
 		if [ "$FI_RC" = 0 ]; then
 			[ "$FI_LEFT" = 0 ] && nok=$((nok + 1))
