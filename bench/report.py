@@ -198,6 +198,17 @@ def main_report(raw):
     p(f"- host load average at start / end: {meta.get('loadavg_start')} / {meta.get('loadavg_end')}")
     p(f"- {meta.get('date')}, bed boot {meta.get('boot_s')} s, measuring {meta.get('measure_s')} s, "
       f"total {meta.get('total_s')} s; {meta.get('fio')}, perftest {meta.get('perftest')}, nvme-cli {meta.get('nvme-cli')}")
+    try:
+        oth = [int(x) for x in open(f"{raw}/others.txt").read().split()]
+    except (OSError, ValueError):
+        oth = None
+    if oth is not None:
+        if max(oth, default=0) > 0:
+            p(f"- **other QEMU VMs ran on the host during {sum(1 for x in oth if x)} of {len(oth)} "
+              f"contender runs (up to {max(oth)} processes; someone ran a bed without the lock): "
+              f"those numbers are skewed**")
+        else:
+            p("- no other QEMU VMs on the host at any contender start")
     if meta.get("lock_wait_s"):
         p(f"- waited {meta.get('lock_wait_s')} s for the bed lock (other agents' VM runs)")
     if os.path.exists(f"{raw}/baseline.client.post"):

@@ -86,6 +86,10 @@ for vm in $BED_VMS; do vm_run "$vm" 30 "$G stat_snap" > "$RAW/baseline.$vm.pre" 
 sleep "$bsec"
 for vm in $BED_VMS; do vm_run "$vm" 30 "$G stat_snap" > "$RAW/baseline.$vm.post" 2>/dev/null; done
 
+# others: QEMU processes on the host that are not this bed's (a VM pair started without the
+# bed lock steals the host's cores and skews everything measured meanwhile).
+others() { ps -eo args= | grep '^qemu-system' | grep -vc "$BED_DIR/"; }
+
 dead() { local vm; for vm in $BED_VMS; do vm_alive "$vm" || return 0; done; return 1; }
 gshare() { echo "$(vm_share "$1")/bench"; }
 
@@ -146,6 +150,7 @@ for ai in $AI_MODES; do
 		for c in $list; do
 			dead && die "a VM died: $(vm_dead_reason server; vm_dead_reason client)"
 			log "always_invalidate=$ai round $r/$ROUNDS: $c"
+			others >> "$RAW/others.txt"
 			case $c in
 			local)
 				for x in $CELLS; do cell "ai$ai-r$r-$c-$x" server /dev/nullb0 "$x"; done ;;
