@@ -191,30 +191,36 @@ found:
 }
 
 /*
- * Polled queues. The API gives rtrs_clt_request() no way to know whether
- * its caller will poll for the completion (rnbd does not pass the request's
- * hctx or REQ_POLLED). What we do know is who polls: a CPU that called
- * rtrs_clt_rdma_cq_direct() in the last RTRS_POLL_HINT_MS is submitting
- * polled I/O, so its requests go to the polled queue it polls. A request
- * that lands there without a poller is reaped by the queue's sweeper
- * (rtrs-conn.c), so a wrong guess costs latency, never a completion.
+ * Polled queues. When the user asked for them, every I/O request of the
+ * session goes to a polled queue and none completes in interrupt context:
+ * a bio that blk-mq polls may have to be freed in process context (6.1's
+ * bio_put() warns about cached bios freed in a softirq).
+ *
+ * Which polled queue: rtrs_clt_request() cannot know whether its caller
+ * will poll, or which queue (rnbd passes neither its hctx nor REQ_POLLED).
+ * What we do know is who polls: a CPU that called rtrs_clt_rdma_cq_direct()
+ * in the last RTRS_POLL_HINT_MS posts on the queue it polled; the others
+ * spread over the queues by CPU. Requests nobody polls for, like those of
+ * non-polled I/O, are reaped by the queue's sweeper (rtrs-conn.c) within
+ * RTRS_POLL_SWEEP_MS: a wrong guess costs latency, never a completion.
  */
 static struct rtrs_con *rtrs_poll_con(struct rtrs_path *path,
 				      struct rtrs_permit *permit)
 {
 	struct rtrs_clt_sess *clt = path->clt;
+	unsigned int nr = path->con_num - path->irq_con_num;
 	struct rtrs_poll_hint *hint;
-	unsigned long stamp;
 	unsigned int slot;
 
-	if (!clt->nr_poll_queues || path->con_num == path->irq_con_num)
+	if (!nr)
 		return NULL;
 	hint = per_cpu_ptr(clt->poll_hint, permit->cpu_id);
-	stamp = READ_ONCE(hint->stamp);
-	if (time_after(jiffies, stamp + msecs_to_jiffies(RTRS_POLL_HINT_MS)))
-		return NULL;
-	slot = READ_ONCE(hint->slot) % (path->con_num - path->irq_con_num);
-	return path->cons[path->irq_con_num + slot];
+	if (time_before_eq(jiffies, READ_ONCE(hint->stamp) +
+			   msecs_to_jiffies(RTRS_POLL_HINT_MS)))
+		slot = READ_ONCE(hint->slot);
+	else
+		slot = permit->cpu_id;
+	return path->cons[path->irq_con_num + slot % nr];
 }
 
 /* The connection of @path that carries @permit's requests */
@@ -901,7 +907,9 @@ static int __init rtrs_clt_init(void)
 {
 	int err;
 
-	rtrs_wq = alloc_workqueue("rtrs_client_wq", WQ_MEM_RECLAIM, 0);
+	/* unbound: a sweeper must not wait behind a poller spinning on its CPU */
+	rtrs_wq = alloc_workqueue("rtrs_client_wq", WQ_UNBOUND | WQ_MEM_RECLAIM,
+				  0);
 	if (!rtrs_wq)
 		return -ENOMEM;
 	err = rtrs_clt_class_init();

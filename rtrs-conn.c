@@ -12,10 +12,10 @@
  * then rtrs_con_destroy(); both accept a connection in any partial state.
  *
  * A polled connection's CQ raises no interrupts: its user reaps it through
- * rtrs_clt_rdma_cq_direct(). Requests nobody polls for (a CPU that stopped
- * polling, a request failed over from another path) still complete: while
- * requests are in flight, a sweeper reaps the CQ whenever nobody polled it
- * for RTRS_POLL_SWEEP_MS.
+ * rtrs_clt_rdma_cq_direct(). Requests nobody polls for (non-polled I/O, a
+ * CPU that stopped polling, a request failed over from another path) still
+ * complete: while requests are in flight, a sweeper reaps the CQ whenever
+ * nobody polled it for RTRS_POLL_SWEEP_MS.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -280,12 +280,14 @@ static void rtrs_con_sweep(struct work_struct *work)
 	unsigned long period = msecs_to_jiffies(RTRS_POLL_SWEEP_MS);
 	int cnt;
 
-	/* someone polls: leave the completions to the poller */
+	/*
+	 * Someone polls: leave the completions to the poller. Else reap them
+	 * here, in process context as a poller would: not under
+	 * local_bh_disable(), which would look like interrupt context to the
+	 * block layer.
+	 */
 	if (time_after_eq(jiffies, READ_ONCE(con->last_poll) + period)) {
-		/* completions may raise softirqs: let them run on enable */
-		local_bh_disable();
 		cnt = rtrs_con_reap(con);
-		local_bh_enable();
 		if (cnt > 0)
 			atomic64_add(cnt, &con->path->clt->poll_swept);
 	}

@@ -52,7 +52,7 @@
 /* A CPU that polled this recently posts its I/O on a polled queue */
 #define RTRS_POLL_HINT_MS		100
 /* A polled queue nobody polled for this long is reaped by its sweeper */
-#define RTRS_POLL_SWEEP_MS		10
+#define RTRS_POLL_SWEEP_MS		4
 
 enum rtrs_path_state {
 	RTRS_PATH_CONNECTING,

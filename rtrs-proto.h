@@ -213,7 +213,7 @@ int rtrs_io_req_imm(u32 buf_id, u32 offset, const struct rtrs_conn_params *p,
 		    u32 *imm);
 int rtrs_io_rsp_parse(u32 payload, u16 queue_depth, u32 *buf_id, int *err);
 size_t rtrs_read_msg_init(struct rtrs_msg_rdma_read *msg, u16 usr_len,
-			  u64 addr, u32 key, u32 len);
+			  u64 addr, u32 key, u32 len, bool need_inval);
 size_t rtrs_write_msg_init(struct rtrs_msg_rdma_write *msg, u16 usr_len);
 
 int rtrs_clt_addr_to_sockaddr(const char *str, size_t len, u16 port,

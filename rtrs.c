@@ -359,16 +359,15 @@ int rtrs_io_rsp_parse(u32 payload, u16 queue_depth, u32 *buf_id, int *err)
  * @addr: address of the client MR the server writes the data to
  * @key: rkey of that MR
  * @len: data length; 0 for a request without data
- *
- * With data, the server is asked to invalidate @key when it is done
- * (RTRS_MSG_NEED_INVAL_F).
+ * @need_inval: with data, ask the server to invalidate @key when it is done
+ *	(RTRS_MSG_NEED_INVAL_F)
  *
  * Context: any context.
  * Return: the number of header bytes written: 8 without data, 24 with one
  * descriptor.
  */
 size_t rtrs_read_msg_init(struct rtrs_msg_rdma_read *msg, u16 usr_len,
-			  u64 addr, u32 key, u32 len)
+			  u64 addr, u32 key, u32 len, bool need_inval)
 {
 	msg->type = cpu_to_le16(RTRS_MSG_READ);
 	msg->usr_len = cpu_to_le16(usr_len);
@@ -377,7 +376,7 @@ size_t rtrs_read_msg_init(struct rtrs_msg_rdma_read *msg, u16 usr_len,
 		msg->sg_cnt = cpu_to_le16(0);
 		return sizeof(*msg);
 	}
-	msg->flags = cpu_to_le16(RTRS_MSG_NEED_INVAL_F);
+	msg->flags = cpu_to_le16(need_inval ? RTRS_MSG_NEED_INVAL_F : 0);
 	msg->sg_cnt = cpu_to_le16(1);
 	msg->desc[0].addr = cpu_to_le64(addr);
 	msg->desc[0].key = cpu_to_le32(key);

@@ -534,12 +534,19 @@ static void test_io_hdrs(void)
 
 	memset(&u, 0xcc, sizeof(u));
 	CHECK_EQ(rtrs_read_msg_init(&u.rd, 128, 0x0102030405060708ULL,
-				    0x11223344, 131072), 24);
+				    0x11223344, 131072, true), 24);
 	CHECK_MEM(u.b, want_rd, sizeof(want_rd));
 	CHECK_EQ(u.b[24], 0xcc);
 
+	/* without NEED_INVAL only the flags differ */
 	memset(&u, 0xcc, sizeof(u));
-	CHECK_EQ(rtrs_read_msg_init(&u.rd, 256, 0x1234, 0x99, 0), 8);
+	CHECK_EQ(rtrs_read_msg_init(&u.rd, 128, 0x0102030405060708ULL,
+				    0x11223344, 131072, false), 24);
+	CHECK_EQ(u.b[4], 0x00);
+	CHECK_MEM(u.b + 5, want_rd + 5, sizeof(want_rd) - 5);
+
+	memset(&u, 0xcc, sizeof(u));
+	CHECK_EQ(rtrs_read_msg_init(&u.rd, 256, 0x1234, 0x99, 0, true), 8);
 	CHECK_MEM(u.b, want_rd0, sizeof(want_rd0));
 	CHECK_EQ(u.b[8], 0xcc);
 

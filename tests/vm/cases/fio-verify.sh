@@ -1,7 +1,9 @@
 # Case: fio with verify=crc32c through upstream rnbd-client on the suite's client stack,
 # against the upstream server at its defaults (always_invalidate=Y) and then at
 # always_invalidate=N: random and sequential writes then verifying reads, sizes from 512 B to
-# the session's max_io_size (rnbd's max_hw_sectors), queue depths 1 and 64.
+# the session's max_io_size (rnbd's max_hw_sectors), queue depths 1 and 64. Our client
+# invalidates READ buffers itself by default; in the =N round it runs with
+# remote_invalidate=Y, so the server invalidates them (SEND_WITH_INV).
 CASE_TIMEOUT=900
 fio_round() { # <dev> <label>
 	local dev=$1 label=$2 out
@@ -30,6 +32,12 @@ run() {
 	step "server always_invalidate=N"
 	server_reload always_invalidate=N || fail "server reload failed"
 	client_load || fail "client stack $CLIENT_STACK did not load"
+	if [ "$CLIENT_STACK" = ours ]; then
+		# the other way to invalidate READ buffers: by the server (SEND_WITH_INV)
+		note "our client: remote_invalidate=Y for this round"
+		vm_run client 30 "echo Y > /sys/module/rtrs_client/parameters/remote_invalidate" ||
+			fail "cannot set remote_invalidate"
+	fi
 	dev=$(vm_run client 180 rnbd_map bed-fio /dev/nullb0 path=ip:198.18.0.1) || fail "map failed: $dev"
 	fio_round "$dev" always_invalidate=N
 	vm_run client 120 "rnbd_unmap $dev" || fail "unmap failed"
