@@ -14,7 +14,8 @@
 #
 # Knobs: BENCH_ROUNDS (3), BENCH_RUNTIME (30 s per cell), BENCH_KERNEL (6.12; both hosts),
 #   BENCH_AI (both | Y | N), BENCH_QUICK=1 (1 round, 5 s cells, file marked quick),
-#   BENCH_CONTENDERS (default "ours upstream nvme local perftest"), BENCH_OUT (results file).
+#   BENCH_CONTENDERS (default "ours upstream nvme local perftest"), BENCH_CELLS (a subset of the
+#   fio cells), BENCH_OUT (results file).
 #   The bed's own knobs apply (SERVER_SMP, CLIENT_SMP, BED_MEM).
 # Output: bench/results/<date>-<kernel>[-quick].md; raw fio json, counters and guest logs
 #   under results/<run-id>/bench/raw/.
@@ -30,7 +31,7 @@ if [ "$QUICK" = 1 ]; then ROUNDS=1 RT=5; else ROUNDS=${BENCH_ROUNDS:-3} RT=${BEN
 SERIES=${BENCH_KERNEL:-6.12}
 AI_MODES=${BENCH_AI:-both}; [ "$AI_MODES" = both ] && AI_MODES="Y N"
 CONTENDERS=${BENCH_CONTENDERS:-ours upstream nvme local perftest}
-CELLS="randread-4k-qd1 randread-4k-qd32 randwrite-4k-qd1 randwrite-4k-qd32 read-128k-qd8 write-128k-qd8"
+CELLS=${BENCH_CELLS:-"randread-4k-qd1 randread-4k-qd32 randwrite-4k-qd1 randwrite-4k-qd32 read-128k-qd8 write-128k-qd8"}
 PERFTESTS="ib_write_bw:4096 ib_write_bw:131072 ib_read_bw:4096 ib_read_bw:131072 ib_write_lat:4096 ib_read_lat:4096"
 has() { case " $CONTENDERS " in *" $1 "*) return 0 ;; esac; return 1; }
 
