@@ -38,6 +38,9 @@ MODULE_PARM_DESC(noserver, "address and port where no rtrs-server listens, e.g. 
 static ushort noserver_port = 1299;
 module_param(noserver_port, ushort, 0444);
 MODULE_PARM_DESC(noserver_port, "port of noserver= (default 1299)");
+static char *nohost;
+module_param(nohost, charp, 0444);
+MODULE_PARM_DESC(nohost, "an address of a link where no host answers, e.g. ip:198.18.0.9");
 static uint cut_wait = 120;
 module_param(cut_wait, uint, 0444);
 MODULE_PARM_DESC(cut_wait, "seconds to wait for the test to disconnect the path (default 120)");
@@ -126,17 +129,18 @@ static void check_open_args(struct rtrs_addr *one)
 }
 
 /* A refused or unreachable server: an error, never a session */
-static void check_no_server(struct rtrs_addr *addr)
+static void check_no_server(const char *what, const char *str, u16 port,
+			    struct rtrs_addr *addr)
 {
 	unsigned long t0 = jiffies;
-	long err = open_err(&api_ops, SESSNAME, addr, 1, noserver_port);
+	long err = open_err(&api_ops, SESSNAME, addr, 1, port);
 	bool ok = err == -ECONNREFUSED || err == -ECONNRESET ||
 		  err == -ETIMEDOUT || err == -EHOSTUNREACH ||
 		  err == -ENETUNREACH;
 
-	check("open: no server there", ok ? 0 : err, 0);
-	pr_info("open to %s port %u failed with %ld after %u ms\n", noserver,
-		noserver_port, err, jiffies_to_msecs(jiffies - t0));
+	check(what, ok ? 0 : err, 0);
+	pr_info("open to %s port %u failed with %ld after %u ms\n", str, port,
+		err, jiffies_to_msecs(jiffies - t0));
 }
 
 /* Requests and queries on an open session, then without a connected path */
@@ -226,7 +230,14 @@ static int __init rtrs_api_test_init(void)
 	if (noserver && *noserver) {
 		check("parse: noserver", parse_addr(noserver, noserver_port, &addr, dst), 0);
 		if (!failed)
-			check_no_server(&addr);
+			check_no_server("open: no server listens", noserver,
+					noserver_port, &addr);
+	}
+	if (nohost && *nohost) {
+		check("parse: nohost", parse_addr(nohost, port, &addr, dst), 0);
+		if (!failed)
+			check_no_server("open: no host answers", nohost, port,
+					&addr);
 	}
 	if (server && *server) {
 		check("parse: server", parse_addr(server, port, &addr, dst), 0);

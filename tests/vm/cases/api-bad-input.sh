@@ -1,11 +1,11 @@
 # Case: the client API with bad input, from a test module (tests/kmod/rtrs-api-test.c) on
 # the client next to our rtrs-client: invalid session names, path counts 0 and
-# RTRS_MAX_PATHS + 1, NULL paths/dst, a name already in use (-EEXIST), an open to a port
-# where no server listens (an error, in bounded time), an oversized user message and data
-# over max_io_size (-EMSGSIZE), then the path's sysfs "disconnect": rtrs_clt_query -ECOMM,
-# rtrs_clt_request -ECONNABORTED. Every check is one "rtrs_api_test: PASS|FAIL" line in the
-# client's kernel log; the module loads only if all passed, and no refused call may dump a
-# stack. Our stack only.
+# RTRS_MAX_PATHS + 1, NULL paths/dst, a name already in use (-EEXIST), opens to a port
+# where no server listens and to an address on link0 where no host answers (an error, in
+# bounded time), an oversized user message and data over max_io_size (-EMSGSIZE), then the
+# path's sysfs "disconnect": rtrs_clt_query -ECOMM, rtrs_clt_request -ECONNABORTED. Every
+# check is one "rtrs_api_test: PASS|FAIL" line in the client's kernel log; the module loads
+# only if all passed, and no refused call may dump a stack. Our stack only.
 CASE_TIMEOUT=600
 run() {
 	local ko id out rc log
@@ -13,8 +13,8 @@ run() {
 	ko=$("$BED_REPO/tests/kmod/build.sh" "$CLIENT_KVER") || fail "tests/kmod build failed"
 	ours_fresh || fail "stale rtrs-client.ko"
 	vm_run client 60 'insmod "$BED_OURS_KO"' || fail "insmod rtrs-client failed"
-	step "load it: bad-input checks, then a session to 198.18.0.1, no server on port 1299"
-	id=$(vm_spawn client 420 "insmod $ko server=ip:198.18.0.1 noserver=ip:198.18.0.1 noserver_port=1299 cut_wait=300")
+	step "load it: bad-input checks, no server on 198.18.0.1 port 1299, no host at 198.18.0.9, a session to 198.18.0.1"
+	id=$(vm_spawn client 420 "insmod $ko server=ip:198.18.0.1 noserver=ip:198.18.0.1 noserver_port=1299 nohost=ip:198.18.0.9 cut_wait=300")
 	vm_run client 330 "wait_for 320 sh -c 'dmesg | grep -Eq \"rtrs_api_test: (waiting|FAILED|ALL PASSED)\"'" ||
 		fail "the module never got to its session checks"
 	if vm_run client 30 "dmesg | grep -q 'rtrs_api_test: waiting'"; then
