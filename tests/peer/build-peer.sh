@@ -71,8 +71,10 @@ if [ "${PEER_ONLY:-}" != upstream ]; then
 		sed "s#-I\$(srctree)/drivers/infiniband/ulp/rtrs#-I$top/include#" \
 			"$src"/drivers/block/rnbd/Makefile > "$o/Kbuild"
 		grep -q -- "-I$top/include" "$o/Kbuild" || { echo "build-peer: could not retarget rnbd Kbuild" >&2; rc=1; }
+		# SERVER= : kernels configured with rnbd-server (the debug kernel) must not try
+		# to build it from the server sources removed above
 		if [ $rc = 0 ] && kmake "$o" KBUILD_EXTRA_SYMBOLS="$sym" CONFIG_BLK_DEV_RNBD=y \
-			CONFIG_BLK_DEV_RNBD_CLIENT=m; then
+			CONFIG_BLK_DEV_RNBD_CLIENT=m CONFIG_BLK_DEV_RNBD_SERVER=; then
 			ls "$o"/rnbd-client.ko
 		else
 			echo "build-peer: rnbd-client against our rtrs.h failed for $kv" >&2; rc=1
