@@ -1,5 +1,6 @@
 # Case: every path of a session lost. Map /dev/nullb0 over two paths, write a 16 MiB pattern,
-# run a fio verify loop elsewhere on the device, then cut link0 and link1 (both ends):
+# run a fio verify loop elsewhere on the device, then cut link0 and link1 (QMP; the client
+# ends, see MP_CUT_ENDS in lib/mp.sh):
 # - bounded failure: the I/O in flight completes with an error, no hang. Detection needs the
 #   RC retry time-out (~8 s here) or, at worst, 6 missed heartbeats (30-35 s); the bound
 #   asserted is 120 s from the cut for fio to fail, and 30 s for a new read once both paths
@@ -22,7 +23,7 @@ run() {
 		fail "fio did not finish a round with both paths up"
 
 	step "cut link0 and link1"
-	link_set link0 off && link_set link1 off || fail "link_set failed"
+	link_set link0 off $MP_CUT_ENDS && link_set link1 off $MP_CUT_ENDS || fail "link_set failed"
 	t0=$(date +%s)
 	out=$(mp_run $((MP_FAIL_BOUND + 30)) "wait_for $MP_FAIL_BOUND test -e /tmp/mpd.done; rc=\$?
 		mp_summary bed-mpd; test -e /tmp/mpd.failed && { echo fio FAILED:; grep -m3 -i error /tmp/mpd.failed; }; exit \$rc") ||
@@ -39,7 +40,7 @@ run() {
 	echo "$out" | grep -q "rc=124 " && fail "a read did not return within 30 s with both paths down"
 
 	step "restore both links: reconnect, remap, data intact, new I/O"
-	link_set link0 on && link_set link1 on || fail "link_set failed"
+	link_set link0 on $MP_CUT_ENDS && link_set link1 on $MP_CUT_ENDS || fail "link_set failed"
 	t0=$(date +%s)
 	out=$(mp_run 240 "wait_for 200 mp_state_is bed-mpd 0 connected && wait_for 60 mp_state_is bed-mpd 1 connected; rc=\$?; mp_summary bed-mpd; exit \$rc") ||
 		{ echo "$out"; fail "paths not connected again 200 s after link-on"; }

@@ -1,6 +1,7 @@
 # Case: failover under cable pulls. Map /dev/nullb0 over two paths (one per bed link), run
 # fio crc32c-verified random writes + verifying reads in a loop, and MP_CUTS times (default
-# 10; 50 for the soak suites) cut the link of one path from outside (QMP, both ends;
+# 10; 50 for the soak suites) cut the link of one path from outside (QMP; the client end, see
+# MP_CUT_ENDS in lib/mp.sh;
 # alternately link1 and link0): the cut path must go disconnected, the other path must carry
 # the I/O meanwhile (its stats/rdma grows, fio rounds finish), and after the link is back the
 # cut path must reconnect by itself (state connected, stats/reconnects + 1). At the end: zero
@@ -22,14 +23,14 @@ run() {
 			{ mp_run 60 "mp_fio_stop mpf 5"; fail "fio failed before cut $i"; }
 		read -r r0 o0 f0 <<< "$out"
 		t0=$(date +%s)
-		link_set link$l off || fail "link_set failed"
+		link_set link$l off $MP_CUT_ENDS || fail "link_set failed"
 		mp_run 120 "wait_for 90 mp_state_is bed-mp $l disconnected" ||
 			{ mp_run 30 "mp_summary bed-mp"; fail "path $l still connected 90 s after link$l was cut"; }
 		t1=$(date +%s)
 		# the other path carries requests and fio keeps finishing rounds
 		mp_run 150 "wait_for 120 mp_reqs_grow bed-mp $o $o0 200 && wait_for 120 mp_fio_progress mpf $f0 1" ||
 			{ mp_run 60 "mp_summary bed-mp; mp_fio_stop mpf 5"; fail "I/O did not go on over path $o while link$l was cut"; }
-		link_set link$l on || fail "link_set failed"
+		link_set link$l on $MP_CUT_ENDS || fail "link_set failed"
 		t2=$(date +%s)
 		out=$(mp_run 200 "wait_for 180 mp_state_is bed-mp $l connected; rc=\$?; mp_summary bed-mp; exit \$rc") ||
 			{ echo "$out"; fail "path $l not connected again 180 s after link$l came back"; }

@@ -1,6 +1,12 @@
 # mp.sh: host-side helpers of the multipath cases (tests/vm/cases/mp-*.sh), sourced by them.
 # mp_run <timeout_s> <cmd...>: vm_run on the client with tests/vm/guest/mp.sh loaded.
 mp_run() { local t=$1; shift; vm_run client "$t" ". \"\$BED_REPO/tests/vm/guest/mp.sh\"; $*"; }
+# Which ends of a link a cut takes down (link_set's third argument). Default: the client's
+# only: the client's port goes down, the server sees silence. Cutting both ends also takes
+# the server's port down, and upstream's 6.12 server (rxe) then flushes the path's work in
+# flight; once that was followed by a double fault in the server's rxe_receiver (slab
+# corruption; results/mp5/mp-612, cut 5). MP_CUT_ENDS=both for that harder case.
+MP_CUT_ENDS=${MP_CUT_ENDS:-client}
 MP_S0='path=ip:198.18.0.1'
 MP_S1='path=ip:198.18.1.1'
 # mp_map <sess> <device_path>: load the suite's client stack, map over both links, both
