@@ -1,8 +1,8 @@
 # Case: every path of a session lost. Map /dev/nullb0 over two paths, write a 16 MiB pattern,
 # run a fio verify loop elsewhere on the device, then cut link0 and link1 (QMP; the client
 # ends, see MP_CUT_ENDS in lib/mp.sh):
-# - bounded failure: the I/O in flight completes with an error, no hang. Detection needs the
-#   RC retry time-out (~8 s here) or, at worst, 6 missed heartbeats (30-35 s); the bound
+# - bounded failure: the I/O in flight completes with an error, no hang. Detection is the
+#   port event (1-4 s) or, at worst, 6 missed heartbeats (30-35 s); the bound
 #   asserted is 120 s from the cut for fio to fail, and 30 s for a new read once both paths
 #   are down (it must fail at once: rnbd fails I/O of a disconnected session).
 # - recovery: links back on, both paths reconnect by themselves (rnbd's 30 s delay), rnbd

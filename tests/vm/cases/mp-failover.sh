@@ -6,8 +6,9 @@
 # the I/O meanwhile (its stats/rdma grows, fio rounds finish), and after the link is back the
 # cut path must reconnect by itself (state connected, stats/reconnects + 1). At the end: zero
 # fio errors or verify failures, no I/O error in the client's kernel log.
-# Cost: rnbd asks rtrs for a 30 s reconnect delay, so each cut takes ~40 s (detection ~8 s +
-# the delay); every wait is a condition with a generous bound.
+# Cost: ~45 s per cut: the port event fails the path in 1-4 s, and the reconnect comes ~37 s
+# after the cut (rnbd's 30 s delay; the first attempt no sooner than 36 s after the server
+# was last heard from). Every wait is a condition with a generous bound.
 CASE_TIMEOUT=${MP_CASE_TIMEOUT:-$(( 300 + ${MP_CUTS:-10} * 150 ))}
 . "$BED_REPO/tests/vm/lib/mp.sh"
 run() {
