@@ -3,12 +3,12 @@
 # FAULT_INJECTION_DEBUG_FS and FAULT_INJECTION_STACKTRACE_FILTER (the debug kernel).
 #
 # Scope: failslab and fail_page_alloc fail only allocations whose call stack passes through
-# the text of one module (require_start/require_end); random failures stay off
+# the text of one module (require-start/require-end); random failures stay off
 # (probability 0) unless fi_random turns them on. Deterministic failures use the per-task
 # /proc/self/fail-nth: the n-th allocation in scope made by this shell fails.
 FI_ATTRS="failslab fail_page_alloc"
 FI_D=/sys/kernel/debug
-fi_have() { [ -e $FI_D/failslab/require_start ] && [ -e $FI_D/fail_page_alloc/require_start ]; }
+fi_have() { [ -e $FI_D/failslab/require-start ] && [ -e $FI_D/fail_page_alloc/require-start ]; }
 
 # fi_scope <module>: in scope = lowest .. highest function address of <module> (+ 1 page)
 fi_scope() {
@@ -20,8 +20,8 @@ fi_scope() {
 		d=$FI_D/$a
 		echo 0 > $d/probability && echo N > $d/task-filter && echo N > $d/ignore-gfp-wait &&
 		echo 0 > $d/space && echo 1 > $d/interval && echo -1 > $d/times && echo 1 > $d/verbose &&
-		echo 32 > $d/stacktrace-depth && echo 0 > $d/reject_start && echo 0 > $d/reject_end &&
-		echo "0x$lo" > $d/require_start && printf '0x%x\n' $(( 0x$hi + 4096 )) > $d/require_end ||
+		echo 32 > $d/stacktrace-depth && echo 0 > $d/reject-start && echo 0 > $d/reject-end &&
+		echo "0x$lo" > $d/require-start && printf '0x%x\n' $(( 0x$hi + 4096 )) > $d/require-end ||
 			{ echo "fi_scope: cannot configure $d" >&2; return 1; }
 	done
 	echo N > $FI_D/fail_page_alloc/ignore-gfp-highmem
@@ -35,8 +35,8 @@ fi_unscope() {
 	local a
 	fi_off
 	for a in $FI_ATTRS; do
-		echo 0 > $FI_D/$a/require_start; echo -1 > $FI_D/$a/require_end 2>/dev/null ||
-			printf '0x%x\n' -1 > $FI_D/$a/require_end
+		echo 0 > $FI_D/$a/require-start; echo -1 > $FI_D/$a/require-end 2>/dev/null ||
+			printf '0x%x\n' -1 > $FI_D/$a/require-end
 		echo Y > $FI_D/$a/ignore-gfp-wait
 	done
 }
