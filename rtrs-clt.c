@@ -576,10 +576,17 @@ int rtrs_clt_add_path(struct rtrs_clt_sess *clt, const struct rtrs_addr *addr)
 	struct rtrs_path *path;
 	int err;
 
+	mutex_lock(&clt->path_op_mutex);
+	if (clt->closing) {
+		err = -ENODEV;
+		goto unlock;
+	}
 	/* unlike upstream, an added path gets the session's polled queues */
 	path = rtrs_path_alloc(clt, addr, clt->nr_poll_queues);
-	if (IS_ERR(path))
-		return PTR_ERR(path);
+	if (IS_ERR(path)) {
+		err = PTR_ERR(path);
+		goto unlock;
+	}
 	/* a session without paths must be re-created on the server */
 	path->first_conn = !clt->paths_up;
 	rtrs_clt_list_add_path(clt, path);
@@ -588,6 +595,8 @@ int rtrs_clt_add_path(struct rtrs_clt_sess *clt, const struct rtrs_addr *addr)
 		err = rtrs_path_sysfs_create(path);
 	if (err)
 		rtrs_clt_destroy_path(clt, path);
+unlock:
+	mutex_unlock(&clt->path_op_mutex);
 	return err;
 }
 
@@ -595,11 +604,21 @@ int rtrs_clt_add_path(struct rtrs_clt_sess *clt, const struct rtrs_addr *addr)
  * rtrs_clt_remove_path() - close a path and forget it (sysfs remove_path)
  * @path: the path
  *
- * Context: process, may sleep. Return: 0.
+ * Context: process, may sleep. Return: 0 (also when the session is being
+ * closed, which removes the path anyway).
  */
 int rtrs_clt_remove_path(struct rtrs_path *path)
 {
-	rtrs_clt_destroy_path(path->clt, path);
+	struct rtrs_clt_sess *clt = path->clt;
+
+	/* our file is gone already: nothing else keeps the session alive */
+	get_device(&clt->dev);
+	mutex_lock(&clt->path_op_mutex);
+	/* a closing session destroys its paths itself */
+	if (!clt->closing)
+		rtrs_clt_destroy_path(clt, path);
+	mutex_unlock(&clt->path_op_mutex);
+	put_device(&clt->dev);
 	return 0;
 }
 
@@ -647,6 +666,7 @@ static struct rtrs_clt_sess *rtrs_clt_alloc(struct rtrs_clt_ops *ops,
 	INIT_LIST_HEAD(&clt->entry);
 	INIT_LIST_HEAD(&clt->paths_list);
 	mutex_init(&clt->paths_mutex);
+	mutex_init(&clt->path_op_mutex);
 	mutex_init(&clt->link_mutex);
 	mutex_init(&clt->limits_mutex);
 	init_waitqueue_head(&clt->permits_wq);
@@ -664,6 +684,7 @@ void rtrs_clt_release(struct rtrs_clt_sess *clt)
 	free_percpu(clt->poll_hint);
 	free_percpu(clt->pcpu_path);
 	mutex_destroy(&clt->paths_mutex);
+	mutex_destroy(&clt->path_op_mutex);
 	mutex_destroy(&clt->link_mutex);
 	mutex_destroy(&clt->limits_mutex);
 	kfree(clt);
@@ -797,6 +818,10 @@ void rtrs_clt_close(struct rtrs_clt_sess *clt)
 	clt->opened = false;
 	mutex_unlock(&clt->link_mutex);
 	rtrs_debugfs_del_sess(clt);
+	/* wait for an add_path or remove_path in flight; refuse new ones */
+	mutex_lock(&clt->path_op_mutex);
+	clt->closing = true;
+	mutex_unlock(&clt->path_op_mutex);
 	rtrs_clt_destroy_paths(clt);
 	wait_event(clt->permits_wq, !atomic_read(&clt->permits_used));
 	rtrs_clt_sysfs_remove(clt);

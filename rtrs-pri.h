@@ -346,6 +346,9 @@ struct rtrs_poll_hint {
  * @port: server port
  * @ops: the user's link event callback
  * @paths_mutex: serialises adding and removing paths
+ * @path_op_mutex: held for a whole add_path or remove_path, so that
+ *	rtrs_clt_close() can wait for them before it destroys the paths
+ * @closing: rtrs_clt_close() has begun; under @path_op_mutex
  * @paths_list: the paths (RCU)
  * @paths_num: entries of @paths_list
  * @pcpu_path: round-robin cursor per CPU
@@ -381,6 +384,8 @@ struct rtrs_clt_sess {
 	u16			port;
 	struct rtrs_clt_ops	ops;
 	struct mutex		paths_mutex; /* add/remove path */
+	struct mutex		path_op_mutex; /* sysfs path operations */
+	bool			closing;
 	struct list_head	paths_list;
 	size_t			paths_num;
 	struct rtrs_path __rcu * __percpu *pcpu_path;
