@@ -4,11 +4,11 @@
  *
  * Every request slot owns one MR of IB_MR_TYPE_MEM_REG. A READ registers
  * its pages with remote write access and names the MR's rkey in the read
- * message; the server writes the data and responds, and we invalidate the
- * rkey with a LOCAL_INV (or, with the remote_invalidate parameter, the
- * message carries RTRS_MSG_NEED_INVAL_F and the server invalidates it with
- * a SEND_WITH_INV before its response). A WRITE whose pages do not fit the
- * send SGEs registers them for local access only.
+ * message; the server writes the data and, because the message carries
+ * RTRS_MSG_NEED_INVAL_F, invalidates the rkey with a SEND_WITH_INV before
+ * its response (with remote_invalidate=N we ask for nothing and post a
+ * LOCAL_INV ourselves). A WRITE whose pages do not fit the send SGEs
+ * registers them for local access only.
  *
  * Invalidation is what closes the remote window on the pages, so no request
  * completes to its user while its MR may still be valid: when the server's

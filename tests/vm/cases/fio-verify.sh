@@ -1,9 +1,9 @@
 # Case: fio with verify=crc32c through upstream rnbd-client on the suite's client stack,
 # against the upstream server at its defaults (always_invalidate=Y) and then at
 # always_invalidate=N: random and sequential writes then verifying reads, sizes from 512 B to
-# the session's max_io_size (rnbd's max_hw_sectors), queue depths 1 and 64. Our client
-# invalidates READ buffers itself by default; in the =N round it runs with
-# remote_invalidate=Y, so the server invalidates them (SEND_WITH_INV).
+# the session's max_io_size (rnbd's max_hw_sectors), queue depths 1 and 64. Our client has
+# the server invalidate READ buffers by default (SEND_WITH_INV); in the =N round it runs
+# with remote_invalidate=N and invalidates them itself (LOCAL_INV).
 CASE_TIMEOUT=900
 fio_round() { # <dev> <label>
 	local dev=$1 label=$2 out
@@ -12,7 +12,7 @@ fio_round() { # <dev> <label>
 		echo max_io=\$max
 		for rw in randwrite write; do for qd in 1 64; do
 			fio --name=v-\$rw-\$qd --filename=$dev --rw=\$rw --bsrange=512-\$max \
-			    --iodepth=\$qd --ioengine=libaio --direct=1 --size=8m --offset=64m \
+			    --iodepth=\$qd --ioengine=libaio --direct=1 --size=4m --offset=64m \
 			    --verify=crc32c --verify_fatal=1 --do_verify=1 --output-format=terse \
 			    --terse-version=3 > /tmp/fio-\$rw-\$qd.txt 2>&1 || { cat /tmp/fio-\$rw-\$qd.txt; exit 1; }
 			echo \"\$rw qd\$qd ok: \$(cut -d';' -f5,6 /tmp/fio-\$rw-\$qd.txt | head -1)\"
@@ -33,9 +33,9 @@ run() {
 	server_reload always_invalidate=N || fail "server reload failed"
 	client_load || fail "client stack $CLIENT_STACK did not load"
 	if [ "$CLIENT_STACK" = ours ]; then
-		# the other way to invalidate READ buffers: by the server (SEND_WITH_INV)
-		note "our client: remote_invalidate=Y for this round"
-		vm_run client 30 "echo Y > /sys/module/rtrs_client/parameters/remote_invalidate" ||
+		# the other way to invalidate READ buffers: ourselves (LOCAL_INV)
+		note "our client: remote_invalidate=N for this round"
+		vm_run client 30 "echo N > /sys/module/rtrs_client/parameters/remote_invalidate" ||
 			fail "cannot set remote_invalidate"
 	fi
 	dev=$(vm_run client 180 rnbd_map bed-fio /dev/nullb0 path=ip:198.18.0.1) || fail "map failed: $dev"
