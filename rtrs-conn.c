@@ -66,6 +66,20 @@ static int rtrs_con_established(struct rtrs_con *con,
 	return err;
 }
 
+/*
+ * An error event fails the connect step waiting for it; on a connection
+ * already up (the CM may report one late) it fails the whole path.
+ */
+static void rtrs_con_failed(struct rtrs_con *con, int err)
+{
+	bool was_up = con->established;
+
+	con->established = false;
+	rtrs_con_step_done(con, err);
+	if (was_up)
+		rtrs_path_error(con->path);
+}
+
 static int rtrs_cm_handler(struct rdma_cm_id *cm_id, struct rdma_cm_event *ev)
 {
 	struct rtrs_con *con = cm_id->context;
@@ -84,10 +98,10 @@ static int rtrs_cm_handler(struct rdma_cm_id *cm_id, struct rdma_cm_event *ev)
 	case RDMA_CM_EVENT_ADDR_ERROR:
 	case RDMA_CM_EVENT_ROUTE_ERROR:
 	case RDMA_CM_EVENT_UNREACHABLE:
-		rtrs_con_step_done(con, -EHOSTUNREACH);
+		rtrs_con_failed(con, -EHOSTUNREACH);
 		break;
 	case RDMA_CM_EVENT_CONNECT_ERROR:
-		rtrs_con_step_done(con, -ECONNRESET);
+		rtrs_con_failed(con, -ECONNRESET);
 		break;
 	case RDMA_CM_EVENT_DISCONNECTED:
 	case RDMA_CM_EVENT_ADDR_CHANGE:

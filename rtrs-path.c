@@ -24,6 +24,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/delay.h>
 #include <linux/slab.h>
 #include <linux/random.h>
 #include <linux/dma-mapping.h>
@@ -599,7 +600,10 @@ static void rtrs_path_reconnect_work(struct work_struct *work)
 
 /**
  * rtrs_path_reconnect_now() - tear a path down and connect it again at once
- * @path: a path that is CONNECTED, CONNECTING_ERR or CLOSED
+ * @path: a path that is CONNECTED, CONNECTING_ERR, CLOSED or RECONNECTING
+ *
+ * A path already recovering from a failure (RECONNECTING) makes its next
+ * attempt now instead of at its scheduled time, as upstream does.
  *
  * Context: process, sleeps for the whole connect.
  * Return: 0 if connected afterwards, -ENOTCONN if not, -EBUSY if the path
@@ -607,15 +611,24 @@ static void rtrs_path_reconnect_work(struct work_struct *work)
  */
 int rtrs_path_reconnect_now(struct rtrs_path *path)
 {
-	if (!rtrs_path_change_state(path, RTRS_PATH_RECONNECTING))
+	if (rtrs_path_change_state(path, RTRS_PATH_RECONNECTING)) {
+		mutex_lock(&path->init_mutex);
+		rtrs_path_teardown(path);
+		mutex_unlock(&path->init_mutex);
+		path->reconnect_attempts = 0;
+		/*
+		 * Give the server the time to drop the instance we closed.
+		 * A sleep, not a delay of the work: the flush below would
+		 * run delayed work at once.
+		 */
+		msleep(RTRS_RECONNECT_BACKOFF_MS);
+		mod_delayed_work(rtrs_wq, &path->reconnect_dwork, 0);
+	} else if (rtrs_path_state(path) == RTRS_PATH_RECONNECTING) {
+		/* the failure's teardown queues the attempt we run below */
+		flush_work(&path->err_work);
+	} else {
 		return -EBUSY;
-	mutex_lock(&path->init_mutex);
-	rtrs_path_teardown(path);
-	mutex_unlock(&path->init_mutex);
-	path->reconnect_attempts = 0;
-	/* give the server the time to drop the instance we just closed */
-	mod_delayed_work(rtrs_wq, &path->reconnect_dwork,
-			 msecs_to_jiffies(RTRS_RECONNECT_BACKOFF_MS));
+	}
 	flush_delayed_work(&path->reconnect_dwork);
 	return rtrs_path_state(path) == RTRS_PATH_CONNECTED ? 0 : -ENOTCONN;
 }

@@ -48,7 +48,7 @@ run() {
 	[ "${d1:-0}" -gt 0 ] || fail "the added path carried no request"
 
 	step "reconnect of the link1 path under I/O (sysfs reconnect)"
-	out=$(mp_run 150 "s=\$(date +%s); echo 1 > $p1/reconnect; rc=\$?; echo rc=\$rc in \$(( \$(date +%s) - s )) s; exit \$rc") ||
+	out=$(mp_run 150 "s=\$(date +%s); st=\$(cat $p1/state); echo 1 > $p1/reconnect; rc=\$?; echo rc=\$rc in \$(( \$(date +%s) - s )) s, state before: \$st; [ \$rc = 0 ] || mp_summary $S; exit \$rc") ||
 		fail "reconnect failed: $out"
 	note "reconnect: $out"
 	mp_run 30 "mp_state_is $S 1 connected" || fail "the path is not connected after reconnect"
