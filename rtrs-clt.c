@@ -701,6 +701,19 @@ static bool rtrs_clt_name_used(const char *sessname)
 	return false;
 }
 
+/*
+ * The name stays taken until the session's sysfs directory is gone: an
+ * open of the same name meanwhile fails with -EEXIST instead of colliding
+ * in device_add().
+ */
+static void rtrs_clt_unlist(struct rtrs_clt_sess *clt)
+{
+	rtrs_clt_sysfs_remove(clt);
+	mutex_lock(&rtrs_sessions_mutex);
+	list_del(&clt->entry);
+	mutex_unlock(&rtrs_sessions_mutex);
+}
+
 /**
  * rtrs_clt_open() - open a session and connect all its paths
  * @ops: the user's link event callback and its argument
@@ -789,11 +802,8 @@ struct rtrs_clt_sess *rtrs_clt_open(struct rtrs_clt_ops *ops,
 	return clt;
 
 fail:
-	mutex_lock(&rtrs_sessions_mutex);
-	list_del(&clt->entry);
-	mutex_unlock(&rtrs_sessions_mutex);
 	rtrs_clt_destroy_paths(clt);
-	rtrs_clt_sysfs_remove(clt);
+	rtrs_clt_unlist(clt);
 	put_device(&clt->dev);
 	return ERR_PTR(err);
 }
@@ -810,10 +820,6 @@ EXPORT_SYMBOL(rtrs_clt_open);
  */
 void rtrs_clt_close(struct rtrs_clt_sess *clt)
 {
-	mutex_lock(&rtrs_sessions_mutex);
-	list_del(&clt->entry);
-	mutex_unlock(&rtrs_sessions_mutex);
-
 	mutex_lock(&clt->link_mutex);
 	clt->opened = false;
 	mutex_unlock(&clt->link_mutex);
@@ -824,7 +830,7 @@ void rtrs_clt_close(struct rtrs_clt_sess *clt)
 	mutex_unlock(&clt->path_op_mutex);
 	rtrs_clt_destroy_paths(clt);
 	wait_event(clt->permits_wq, !atomic_read(&clt->permits_used));
-	rtrs_clt_sysfs_remove(clt);
+	rtrs_clt_unlist(clt);
 	put_device(&clt->dev);
 }
 EXPORT_SYMBOL(rtrs_clt_close);
