@@ -33,21 +33,7 @@ run() {
 	note "fio failed $(( $(date +%s) - t0 )) s after the reload began"
 
 	step "reconnect, remap, data intact, new I/O"
-	out=$(mp_run 240 "wait_for 200 mp_state_is bed-mps 0 connected && wait_for 60 mp_state_is bed-mps 1 connected; rc=\$?; mp_summary bed-mps; exit \$rc") ||
-		{ echo "$out"; fail "paths not connected again 200 s after the server restart"; }
-	echo "$out"
-	vm_run client 120 "wait_for 90 grep -qx open /sys/block/${dev#/dev/}/rnbd/state" ||
-		fail "rnbd did not remap $dev"
-	note "reconnected and remapped $(( $(date +%s) - t0 )) s after the reload began"
-	vm_run client 240 "set -e
-		dd if=$dev of=/tmp/mpsback2 bs=1M count=16 iflag=direct status=none
-		cmp /tmp/mpspat /tmp/mpsback2
-		dd if=/dev/urandom of=/tmp/mpspat2 bs=1M count=4 status=none
-		dd if=/tmp/mpspat2 of=$dev bs=1M seek=32 oflag=direct status=none
-		dd if=$dev of=/tmp/mpsback3 bs=1M skip=32 count=4 iflag=direct status=none
-		cmp /tmp/mpspat2 /tmp/mpsback3" || fail "data after the restart is wrong or I/O failed"
-	mp_run 200 "mp_fio_start $dev mps2 8m 64m; wait_for 150 mp_fio_progress mps2 0 1; rc=\$?; mp_fio_stop mps2 120 || rc=1; exit \$rc" ||
-		fail "fio verify after the restart failed"
+	mp_recovered bed-mps "$dev" mps "$t0" "the server restart"
 	step "unmap + unload"
 	vm_run client 120 "rnbd_unmap $dev" || fail "unmap failed"
 	client_unload || fail "client stack did not unload"

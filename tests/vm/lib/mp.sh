@@ -19,3 +19,24 @@ mp_map() {
 		{ echo "both paths are not connected after the map" >&2; return 1; }
 	echo "$dev"
 }
+# mp_recovered <sess> <dev> <tag> <t0> <what>: after an outage of every path (<what>: "link-on",
+# "the server restart"), both paths connect again, rnbd remaps <dev>, the 16 MiB written
+# before (/tmp/<tag>pat) reads back intact, new writes read back, fio verify runs a round.
+mp_recovered() {
+	local s=$1 dev=$2 tag=$3 t0=$4 what=$5 out
+	out=$(mp_run 240 "wait_for 200 mp_state_is $s 0 connected && wait_for 60 mp_state_is $s 1 connected; rc=\$?; mp_summary $s; exit \$rc") ||
+		{ echo "$out"; fail "paths not connected again 200 s after $what"; }
+	echo "$out"
+	vm_run client 120 "wait_for 90 grep -qx open /sys/block/${dev#/dev/}/rnbd/state" ||
+		fail "rnbd did not remap $dev (state $(vm_run client 10 cat /sys/block/${dev#/dev/}/rnbd/state))"
+	note "reconnected and remapped $(( $(date +%s) - t0 )) s after $what"
+	vm_run client 240 "set -e
+		dd if=$dev of=/tmp/${tag}back2 bs=1M count=16 iflag=direct status=none
+		cmp /tmp/${tag}pat /tmp/${tag}back2
+		dd if=/dev/urandom of=/tmp/${tag}pat2 bs=1M count=4 status=none
+		dd if=/tmp/${tag}pat2 of=$dev bs=1M seek=32 oflag=direct status=none
+		dd if=$dev of=/tmp/${tag}back3 bs=1M skip=32 count=4 iflag=direct status=none
+		cmp /tmp/${tag}pat2 /tmp/${tag}back3" || fail "data after $what is wrong or I/O failed"
+	mp_run 200 "mp_fio_start $dev ${tag}2 8m 64m; wait_for 150 mp_fio_progress ${tag}2 0 1; rc=\$?; mp_fio_stop ${tag}2 120 || rc=1; exit \$rc" ||
+		fail "fio verify after $what failed"
+}
