@@ -112,6 +112,10 @@ static int rtrs_cm_handler(struct rdma_cm_id *cm_id, struct rdma_cm_event *ev)
 		 * which tears every path on the device down before the CM
 		 * waits for the cm_ids to go.
 		 */
+		/* on a working path, say why it fails: the server left */
+		if (rtrs_path_state(con->path) == RTRS_PATH_CONNECTED)
+			rtrs_path_err_rl(con->path, "connection %u: %s\n",
+					 con->cid, rdma_event_msg(ev->event));
 		con->established = false;
 		rtrs_con_step_done(con, -ECONNRESET);
 		rtrs_path_error(con->path);
