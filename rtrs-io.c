@@ -413,8 +413,13 @@ void rtrs_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 	}
 	atomic_set(&path->hb_missed, 0);
 	WRITE_ONCE(path->last_rx, jiffies);
-	if (rtrs_rx_dispatch(rx, wc) || rtrs_con_post_recv(rx))
+	if (rtrs_rx_dispatch(rx, wc)) {
 		rtrs_path_error(path);
+	} else if (rtrs_con_post_recv(rx)) {
+		if (rtrs_path_state(path) == RTRS_PATH_CONNECTED)
+			rtrs_path_err_rl(path, "receive post failed\n");
+		rtrs_path_error(path);
+	}
 }
 
 /**
