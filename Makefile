@@ -11,6 +11,7 @@
 #   make check-debug          VM suites on a KASAN/lockdep/kmemleak kernel (tests/debug/)
 #   make demo                 two VMs: upstream server, our client, rnbd data check
 #   make bench                ours vs upstream rtrs vs nvme-rdma in the VM bed (bench/run.sh)
+#   make soak                 50 cable pulls under fio verify (mp-failover, MP_CUTS=50)
 
 KVER ?= $(shell uname -r)
 KDIR ?= /lib/modules/$(KVER)/build
@@ -19,7 +20,7 @@ SRCS := $(wildcard *.c *.h)
 # Everything checkpatch reads: our C sources and headers.
 LINT_FILES := $(SRCS) $(wildcard include/*.h tests/unit/*.c tests/unit/*.h tests/kmod/*.c)
 
-.PHONY: all module install lint unit check check-verbose check-debug demo bench setup clean
+.PHONY: all module install lint unit check check-verbose check-debug demo bench soak setup clean
 
 all: module
 
@@ -57,6 +58,10 @@ demo:
 
 bench:
 	bench/run.sh
+
+# SOAK_SUITE=mp-61 for the 6.1 client; the server is 6.1 in both (tests/README.md)
+soak:
+	MP_CUTS=$${MP_CUTS:-50} tests/vm/run-suite.sh $${SOAK_SUITE:-mp-612} mp-failover
 
 setup:
 	scripts/setup.sh

@@ -3,9 +3,10 @@
 # The server is 6.1, not 6.12: a 6.12 guest's rdma_rxe double-faults now and then under this
 # suite's QP churn (3 of 5 runs; 2 of the 3 in the server, which runs no code of ours). The
 # 6.12 server is the peer of ours-612 and ours-mix-b; mp-612s runs this suite against it.
-# MP_CUTS (cable pulls in mp-failover) defaults to 4 as in mp-61; MP_CUTS=50 for a soak run.
+# MP_CUTS (cable pulls in mp-failover) defaults to the 10 of issue 4 here (mp-61 does 4, for
+# make check's time); `make soak` runs mp-failover with MP_CUTS=50.
 SERVER_SERIES=6.1
 CLIENT_SERIES=6.12
 CLIENT_STACK=ours
-export MP_CUTS=${MP_CUTS:-4}
+export MP_CUTS=${MP_CUTS:-10}
 CASES="sysfs-compare sysfs-badinput mp-paths mp-failover mp-all-down mp-server-restart"
