@@ -573,6 +573,7 @@ static void rtrs_path_reconnect_work(struct work_struct *work)
 					      struct rtrs_path,
 					      reconnect_dwork);
 	int max = READ_ONCE(path->clt->max_reconnect_attempts);
+	int err;
 
 	if (rtrs_path_state(path) != RTRS_PATH_RECONNECTING)
 		return;
@@ -586,12 +587,16 @@ static void rtrs_path_reconnect_work(struct work_struct *work)
 	path->reconnect_attempts++;
 	if (!rtrs_path_change_state(path, RTRS_PATH_CONNECTING))
 		return;
-	if (!rtrs_path_try_connect(path)) {
+	err = rtrs_path_try_connect(path);
+	if (!err) {
 		path->reconnect_attempts = 0;
 		path->stats.reconnect_ok++;
 		rtrs_path_info(path, "reconnected\n");
 		return;
 	}
+	/* a server that does not answer fails here with nothing else logged */
+	rtrs_path_err_rl(path, "reconnect attempt %u failed: %d\n",
+			 path->reconnect_attempts, err);
 	path->stats.reconnect_fail++;
 	rtrs_path_change_state(path, RTRS_PATH_CONNECTING_ERR);
 	if (rtrs_path_change_state(path, RTRS_PATH_RECONNECTING))
