@@ -175,7 +175,7 @@ for ai in $AI_MODES; do
 done
 
 # Kernel logs: a splat makes the numbers suspect; the report says so.
-BAD='BUG:|WARNING:|Oops|general protection|KASAN|lockdep|circular locking|RCU|\<stall|list_add corruption|list_del corruption|refcount_t|hung_task|blocked for more than|Kernel panic'
+BAD='BUG:|WARNING:|Oops|general protection fault.*\[#[0-9]+\]|KASAN|lockdep|circular locking|RCU|\<stall|list_add corruption|list_del corruption|refcount_t|hung_task|blocked for more than|Kernel panic'
 : > "$RAW/kernel-problems.txt"
 for vm in $BED_VMS; do
 	vm_run "$vm" 60 dmesg > "$RAW/dmesg-$vm.txt" 2>/dev/null || cp "$BED_DIR/$vm/console.log" "$RAW/dmesg-$vm.txt"

@@ -13,8 +13,10 @@
 # and sees BED_MODULES_DIR as its /lib/modules (extra read-only 9p share "mods"); the
 # host's /lib/modules is not touched. Other VMs boot /boot/vmlinuz-<kver> as always.
 
-# Console lines that mean the guest is gone: the VM is killed at once.
-BED_FATAL='Kernel panic|Oops|general protection fault|kernel BUG at|BUG: unable to handle|BUG: soft lockup|double fault|BED-GUEST-EXIT'
+# Console lines that mean the guest is gone: the VM is killed at once. A kernel GPF line
+# carries its oops count ("[#1]"); a user program's ("traps: comm[pid] general protection
+# fault ip:..."; perftest's ib_write_lat once) does not, and is no reason to kill the VM.
+BED_FATAL='Kernel panic|Oops|general protection fault.*\[#[0-9]+\]|kernel BUG at|BUG: unable to handle|BUG: soft lockup|double fault|BED-GUEST-EXIT'
 
 _bed_free_ports() { # print two free TCP ports on 127.0.0.1
 	python3 -c 'import socket
