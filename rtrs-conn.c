@@ -110,9 +110,9 @@ static int rtrs_cm_handler(struct rdma_cm_id *cm_id, struct rdma_cm_event *ev)
 		/*
 		 * The device removal itself is handled by our ib_client,
 		 * which tears every path on the device down before the CM
-		 * waits for the cm_ids to go.
+		 * waits for the cm_ids to go. On a working path, say why it
+		 * fails: nothing else will.
 		 */
-		/* on a working path, say why it fails: the server left */
 		if (rtrs_path_state(con->path) == RTRS_PATH_CONNECTED)
 			rtrs_path_err_rl(con->path, "connection %u: %s\n",
 					 con->cid, rdma_event_msg(ev->event));
