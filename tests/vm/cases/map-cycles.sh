@@ -14,7 +14,7 @@
 #    prints such a caller as a bare address).
 # Slab tolerance: our module has no cache of its own; what it allocates comes from caches the
 # rest of the kernel uses too. Caches of process and file lifecycles (tasks, mm, creds, pids,
-# files, /proc and tmpfs inodes, dentries, vmap areas, maple/radix nodes, ACPI) follow the
+# files, per-VMA locks, /proc and tmpfs inodes, dentries, vmap areas, maple/radix nodes, ACPI) follow the
 # bed's own shells and reads and are not compared: our module never allocates from them
 # (its debugfs and sysfs entries are checked by name above; kernfs nodes are compared).
 # Each snapshot is 3 samples 2 s apart; "before" takes the largest count of a cache, "after"
@@ -23,7 +23,8 @@
 # grew by MAP_CYCLES/2 objects or more (at least 8) fails the case. The baseline is taken
 # after one warm-up cycle and unload, so one-time allocations of other code (neighbour and
 # route entries, first-use caches of the rdma core) are not counted. Frees deferred through
-# RCU get a second chance: the comparison is retried once after 10 s.
+# RCU or by the bed's exiting shells get more chances: the comparison is retried after 10 s
+# and again after 30 s; the failure message names what was still left at the last try.
 CASE_TIMEOUT=1800
 MAP_CYCLES=${MAP_CYCLES:-100}
 
@@ -47,7 +48,7 @@ snap() {
 # compare <tolerance>: LEAK/moved lines of the compared caches, largest growth first
 compare() {
 	join -a 1 -a 2 -e 0 -o 0,1.2,2.2 /tmp/before.slab /tmp/after.slab |
-		awk -v tol="$1" -v skip='^(pid|cred_jar|cred|files_cache|fs_cache|sighand_cache|signal_cache|mm_struct|task_struct|vm_area_struct|anon_vma|anon_vma_chain|vmap_area|shared_policy_node|proc_inode_cache|shmem_inode_cache|lsm_inode_cache|lsm_file_cache|filp|dentry|radix_tree_node|maple_node|Acpi-.*|buffer_head|sigqueue|eventpoll_.*|pde_opener|seq_file|names_cache|kmalloc-rnd-.*-cg-.*|kmalloc-cg-.*)$' '
+		awk -v tol="$1" -v skip='^(pid|cred_jar|cred|files_cache|fs_cache|sighand_cache|signal_cache|mm_struct|task_struct|vm_area_struct|vma_lock|anon_vma|anon_vma_chain|vmap_area|shared_policy_node|proc_inode_cache|shmem_inode_cache|lsm_inode_cache|lsm_file_cache|filp|dentry|radix_tree_node|maple_node|Acpi-.*|buffer_head|sigqueue|eventpoll_.*|pde_opener|seq_file|names_cache|kmalloc-rnd-.*-cg-.*|kmalloc-cg-.*)$' '
 		$1 ~ skip { next }
 		{ d = $3 - $2; if (d != 0) print (d >= tol ? "LEAK" : "moved"), $1, $2, $3, d }' |
 		sort -k5 -n -r | head -n 20
@@ -69,7 +70,7 @@ cycle_cmd() { # <from> <to>: cycles in the guest, one line per 10 cycles
 }
 
 run() {
-	local t0 t1 out
+	local t0 t1 out try delay left=
 	step "warm-up: one cycle, unload"
 	client_load || fail "client stack did not load"
 	vm_run client 300 "$(cycle_cmd 0 0)" || fail "warm-up cycle failed"
@@ -87,7 +88,7 @@ run() {
 	client_unload || fail "unload failed"
 
 	step "compare slab, rdma resources and module use counts with the baseline"
-	for try in 1 2; do
+	for try in 1 2 3; do
 		out=$(vm_run client 120 "$snap
 			snap /tmp/after min
 			diff /tmp/before.rdma /tmp/after.rdma >&2 && echo rdma-same
@@ -101,7 +102,12 @@ run() {
 			! echo "$out" | grep -Eq '^(LEAK|LEFT)'; then
 			note "nothing left behind (try $try)"; return 0
 		fi
-		[ $try = 1 ] && { note "differences; again in 10 s"; bed_sleep 10 || fail "VM died"; }
+		[ $try = 3 ] && break
+		delay=$((try == 1 ? 10 : 30))
+		note "differences; again in $delay s"
+		bed_sleep $delay || fail "VM died"
 	done
-	fail "the client stack left something behind (see above: rdma resources, module use counts, LEFT or LEAK lines)"
+	echo "$out" | grep -q rdma-same || left="rdma resources differ; "
+	echo "$out" | grep -q mod-same || left="${left}module use counts differ; "
+	fail "the client stack left something behind: ${left}$(echo "$out" | grep -E '^(LEAK|LEFT)' | head -n 4 | tr '\n' ';')"
 }
