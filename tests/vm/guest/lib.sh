@@ -43,12 +43,14 @@ bed_net_up() {
 }
 
 # ---- server host: null_blk + upstream rtrs-core/rtrs-server/rnbd-server ----
-bed_server_up() { # [rtrs-server params...]
+bed_server_up() { # [rtrs-server params...] (default: the suite's BED_SERVER_PARAMS)
+	[ $# -gt 0 ] || set -- ${BED_SERVER_PARAMS:-}
 	lsmod | grep -q '^null_blk ' || modprobe null_blk nr_devices=2 gb=1 memory_backed=1 || return 1
 	lsmod | grep -q '^rtrs_core ' || insmod "$BED_PEER_UP/rtrs/rtrs-core.ko" || return 1
 	lsmod | grep -q '^rtrs_server ' || insmod "$BED_PEER_UP/rtrs/rtrs-server.ko" "$@" || return 1
 	lsmod | grep -q '^rnbd_server ' || insmod "$BED_PEER_UP/rnbd/rnbd-server.ko" || return 1
-	echo "$*" > "$BED_SHARE/.params"   # non-empty: the bed reloads defaults after the case
+	# non-empty: the bed reloads the suite's parameters after the case
+	if [ "$*" = "${BED_SERVER_PARAMS:-}" ]; then : > "$BED_SHARE/.params"; else echo "$* " > "$BED_SHARE/.params"; fi
 	wait_for 10 test -b /dev/nullb0 -a -b /dev/nullb1
 }
 bed_server_down() {

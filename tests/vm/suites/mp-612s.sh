@@ -1,7 +1,8 @@
-# Suite: mp-612 against the 6.12 server (client 6.12 <-> upstream server 6.12), with the 10
-# cable pulls of issue 4. Not in make check: a 6.12 guest's rdma_rxe double-faults now and
-# then under this QP churn (kmalloc <- __alloc_skb <- rxe_init_packet, seen in the server and
-# in the client; see tests/README.md, Known hazards). Run: tests/vm/run-suite.sh mp-612s.
+# Suite: multipath, failover, reconnect and the sysfs ABI (issue 4): OUR rtrs-client under
+# upstream rnbd-client, client 6.12 <-> upstream server 6.12, two paths over the bed's two
+# links, with the 10 cable pulls of issue 4 (`make soak` runs mp-failover with 50). In make
+# check since the bed's guests run with 4-level paging (tests/vm/lib/boot.sh): before, a
+# 6.12 guest double-faulted in 3 of 5 runs of this suite (tests/README.md, Known issues).
 SERVER_SERIES=6.12
 CLIENT_SERIES=6.12
 CLIENT_STACK=ours
