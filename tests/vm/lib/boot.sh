@@ -52,10 +52,8 @@ _bed_start_vm() { # <vm> <kver> <smp> <idx> <listen|connect> <port0> <port1>
 		net+=(-netdev "socket,id=link$l,$mode=127.0.0.1:$p"
 		      -device "virtio-net-pci,netdev=link$l,mac=52:54:00:18:0$l:0$idx")
 	done
-	# la57=off: with 5-level paging, 6.12 guests double-faulted now and then under TCG (a
-	# plain load in kmalloc from rdma_rxe's work, garbage EFLAGS in the frame), not since
-	# with 4-level paging (tests/README.md, Known issues). BED_CPU overrides.
-	local q=(qemu-system-x86_64 -name "rtrs-bed-$vm" -machine q35 -accel tcg,thread=multi -cpu "${BED_CPU:-max,la57=off}"
+	# BED_CPU: the guests' -cpu model (tests/README.md, Known issues: the 6.12 double fault)
+	local q=(qemu-system-x86_64 -name "rtrs-bed-$vm" -machine q35 -accel tcg,thread=multi -cpu "${BED_CPU:-max}"
 		-m "${BED_MEM:-2G}" -smp "$smp" -display none -monitor none -no-reboot -nodefaults
 		-serial "file:$d/console.log"
 		-kernel "$kimg" -initrd "$img"
