@@ -14,8 +14,9 @@
 #    prints such a caller as a bare address).
 # Slab tolerance: our module has no cache of its own; what it allocates comes from caches the
 # rest of the kernel uses too. Caches of process and file lifecycles (tasks, mm, creds, pids,
-# files, per-VMA locks, /proc and tmpfs inodes, dentries, vmap areas, maple/radix nodes, ACPI) follow the
-# bed's own shells and reads and are not compared: our module never allocates from them
+# files, per-VMA locks, /proc and tmpfs inodes, dentries, vmap areas, maple/radix nodes,
+# ACPI) follow the bed's own shells and reads and are not compared: our module never
+# allocates from them
 # (its debugfs and sysfs entries are checked by name above; kernfs nodes are compared).
 # Each snapshot is 3 samples 2 s apart; "before" takes the largest count of a cache, "after"
 # the smallest, so a transient allocation of other code on either side does not count. A

@@ -49,7 +49,8 @@ bed_server_up() { # [rtrs-server params...] (default: the suite's BED_SERVER_PAR
 	lsmod | grep -q '^rtrs_core ' || insmod "$BED_PEER_UP/rtrs/rtrs-core.ko" || return 1
 	lsmod | grep -q '^rtrs_server ' || insmod "$BED_PEER_UP/rtrs/rtrs-server.ko" "$@" || return 1
 	lsmod | grep -q '^rnbd_server ' || insmod "$BED_PEER_UP/rnbd/rnbd-server.ko" || return 1
-	# non-empty: the bed reloads the suite's parameters after the case
+	# .params non-empty (even for an explicit empty set that differs from the suite's, hence
+	# the trailing space): bed_reset reloads the suite's parameters after the case
 	if [ "$*" = "${BED_SERVER_PARAMS:-}" ]; then : > "$BED_SHARE/.params"; else echo "$* " > "$BED_SHARE/.params"; fi
 	wait_for 10 test -b /dev/nullb0 -a -b /dev/nullb1
 }
