@@ -103,3 +103,16 @@ perftest_client() {
 	done
 	return 1
 }
+
+# ---- profile (BENCH_PROFILE=1) ----
+# prof_record <out> <seconds>: sample all CPUs of this guest with the software clock (no PMU
+# under TCG), kernel and modules only, call graphs off (frame walking doubles the cost).
+prof_record() {
+	sleep 3   # let fio ramp up first
+	perf record -q -a -e cpu-clock -F 999 -o "$1" -- sleep "$2" > /dev/null 2>&1
+}
+# prof_report <data>: the top symbols, with their module, by share of samples
+prof_report() {
+	perf report -i "$1" --stdio --no-children --sort dso,sym --percent-limit 0.7 2>/dev/null |
+		grep -v '^#' | grep -v '^$' | head -n 60
+}

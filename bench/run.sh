@@ -15,7 +15,8 @@
 # Knobs: BENCH_ROUNDS (3), BENCH_RUNTIME (30 s per cell), BENCH_KERNEL (6.12; both hosts),
 #   BENCH_AI (both | Y | N), BENCH_QUICK=1 (1 round, 5 s cells, file marked quick),
 #   BENCH_CONTENDERS (default "ours upstream nvme local perftest"), BENCH_CELLS (a subset of the
-#   fio cells), BENCH_OUT (results file).
+#   fio cells), BENCH_OUT (results file), BENCH_PROFILE=1 (perf samples of both guests during
+#   every cell, top symbols in raw/<cell>.<vm>.perf.txt; it perturbs what it measures).
 #   The bed's own knobs apply (SERVER_SMP, CLIENT_SMP, BED_MEM).
 # Output: bench/results/<date>-<kernel>[-quick].md; raw fio json, counters and guest logs
 #   under results/<run-id>/bench/raw/.
@@ -31,6 +32,7 @@ if [ "$QUICK" = 1 ]; then ROUNDS=1 RT=5; else ROUNDS=${BENCH_ROUNDS:-3} RT=${BEN
 SERIES=${BENCH_KERNEL:-6.12}
 AI_MODES=${BENCH_AI:-both}; [ "$AI_MODES" = both ] && AI_MODES="Y N"
 CONTENDERS=${BENCH_CONTENDERS:-ours upstream nvme local perftest}
+PROFILE=${BENCH_PROFILE:-0}
 CELLS=${BENCH_CELLS:-"randread-4k-qd1 randread-4k-qd32 randwrite-4k-qd1 randwrite-4k-qd32 read-128k-qd8 write-128k-qd8"}
 PERFTESTS="ib_write_bw:4096 ib_write_bw:131072 ib_read_bw:4096 ib_read_bw:131072 ib_write_lat:4096 ib_read_lat:4096"
 has() { case " $CONTENDERS " in *" $1 "*) return 0 ;; esac; return 1; }
@@ -116,9 +118,20 @@ cell() {
 	local tag=$1 vm=$2 dev=$3 c=$4 other=server rc
 	[ "$vm" = server ] && other=client
 	vm_run "$other" 30 "$G stat_snap" > "$RAW/$tag.$other.pre" 2>/dev/null
+	local pids=() pv
+	if [ "$PROFILE" = 1 ] && [ "$RT" -gt 8 ]; then
+		for pv in client server; do
+			pids+=("$pv:$(vm_spawn "$pv" $((RT + 120)) "$G prof_record /tmp/perf-$tag.data $((RT - 6))")")
+		done
+	fi
 	vm_run "$vm" $((RT + 180)) "$G fio_cell $dev $c $RT /tmp/bed/bench/$tag" > /dev/null 2> "$RAW/$tag.err"
 	rc=$?
 	vm_run "$other" 30 "$G stat_snap" > "$RAW/$tag.$other.post" 2>/dev/null
+	for pv in "${pids[@]}"; do
+		vm_wait "${pv%%:*}" "${pv#*:}" > /dev/null 2>&1
+		vm_run "${pv%%:*}" 300 "$G prof_report /tmp/perf-$tag.data; rm -f /tmp/perf-$tag.data" \
+			> "$RAW/$tag.${pv%%:*}.perf.txt" 2>&1
+	done
 	for f in json pre post log; do
 		cp "$(gshare "$vm")/$tag.$f" "$RAW/$tag.$vm.$f" 2>/dev/null
 	done

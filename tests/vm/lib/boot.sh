@@ -1,13 +1,14 @@
 # boot.sh: boot and stop the two-VM bed (sourced by tests/vm/run-suite.sh and tests/demo.sh
 # after bed.sh). Not a standalone script.
 #
-#   bed_boot       start server VM (listens on two 127.0.0.1 TCP ports, one per data link),
-#                  then client VM (connects), a watchdog per VM, wait for both agents, load
+#   bed_boot       start server VM (listens on two unix sockets in $BED_SOCK, one per data
+#                  link), then client VM (connects), a watchdog per VM, wait for both agents, load
 #                  null_blk + upstream rtrs/rnbd server, check both links (IPv4 + IPv6).
 #   bed_shutdown   ask the agents to power off, then kill what is left.
 # Needs: BED_REPO BED_DIR SERVER_KVER CLIENT_KVER. Knobs: BED_BOOT_TIMEOUT (300),
 # BED_HANG_S (120: no heartbeat for that long = hung guest), BED_VM_MAX_S (5400),
-# SERVER_SMP (1) CLIENT_SMP (2) BED_MEM (2G).
+# SERVER_SMP (1) CLIENT_SMP (2) BED_MEM (2G), BED_NET (unix; tcp: links over 127.0.0.1 TCP,
+# where QEMU's missing TCP_NODELAY adds ~40 ms Nagle stalls, tests/README.md).
 # A kernel the host does not have installed (the debug kernel of make check-debug): a VM
 # whose kver has a folder in BED_MODULES_DIR (<root>/lib/modules) boots BED_KERNEL_IMAGE
 # and sees BED_MODULES_DIR as its /lib/modules (extra read-only 9p share "mods"); the
@@ -18,14 +19,14 @@
 # fault ip:..."; perftest's ib_write_lat once) does not, and is no reason to kill the VM.
 BED_FATAL='Kernel panic|Oops|general protection fault.*\[#[0-9]+\]|kernel BUG at|BUG: unable to handle|BUG: soft lockup|double fault|BED-GUEST-EXIT'
 
-_bed_free_ports() { # print two free TCP ports on 127.0.0.1
+_bed_free_ports() { # print two free TCP ports on 127.0.0.1 (BED_NET=tcp)
 	python3 -c 'import socket
 ss=[socket.socket() for _ in range(2)]
 [s.bind(("127.0.0.1",0)) for s in ss]
 print(" ".join(str(s.getsockname()[1]) for s in ss))'
 }
 
-_bed_start_vm() { # <vm> <kver> <smp> <idx> <listen|connect> <port0> <port1>
+_bed_start_vm() { # <vm> <kver> <smp> <idx> <listen|connect> <link0> <link1> (socket paths or ports)
 	local vm=$1 kv=$2 smp=$3 idx=$4 mode=$5 p0=$6 p1=$7 d img
 	d=$BED_DIR/$vm; mkdir -p "$d/share/mbox"
 	img=$("$BED_REPO/tests/vm/lib/initramfs.sh" "$kv") || return 1
@@ -46,14 +47,21 @@ _bed_start_vm() { # <vm> <kver> <smp> <idx> <listen|connect> <port0> <port1>
 		printf 'export BED_SERVER_PARAMS=%q\n' "${BED_SERVER_PARAMS:-}"
 		printf 'exec /bin/bash %q\n' "$BED_REPO/tests/vm/guest/agent.sh"
 	} > "$d/share/boot.sh"
-	local net=() l p
+	local net=() l p nd
 	for l in 0 1; do
 		p=$p0; [ $l = 1 ] && p=$p1
-		net+=(-netdev "socket,id=link$l,$mode=127.0.0.1:$p"
-		      -device "virtio-net-pci,netdev=link$l,mac=52:54:00:18:0$l:0$idx")
+		if [ "${BED_NET:-unix}" = tcp ]; then
+			nd="socket,id=link$l,$mode=127.0.0.1:$p"
+		else
+			nd="stream,id=link$l,server=$([ "$mode" = listen ] && echo on || echo off)"
+			nd+=",addr.type=unix,addr.path=$p"
+		fi
+		net+=(-netdev "$nd" -device "virtio-net-pci,netdev=link$l,mac=52:54:00:18:0$l:0$idx")
 	done
-	# BED_CPU: the guests' -cpu model (tests/README.md, Known issues: the 6.12 double fault)
-	local q=(qemu-system-x86_64 -name "rtrs-bed-$vm" -machine q35 -accel tcg,thread=multi -cpu "${BED_CPU:-max}"
+	# BED_CPU: the guests' -cpu model. AVX is off by default: TCG emulates it only since
+	# QEMU 7.2, and 6.12 guests double-faulted under -cpu max (tests/README.md, Known issues).
+	local q=(qemu-system-x86_64 -name "rtrs-bed-$vm" -machine q35 -accel tcg,thread=multi
+		-cpu "${BED_CPU:-max,avx=off,avx2=off,fma=off,f16c=off}"
 		-m "${BED_MEM:-2G}" -smp "$smp" -display none -monitor none -no-reboot -nodefaults
 		-serial "file:$d/console.log"
 		-kernel "$kimg" -initrd "$img"
@@ -78,7 +86,7 @@ _bed_start_vm() { # <vm> <kver> <smp> <idx> <listen|connect> <port0> <port1>
 	echo $! > "$d/qemu.pid"
 	_bed_watchdog "$vm" &
 	echo $! > "$d/watchdog.pid"
-	echo "[$(bed_ts)] booting $vm: kernel $kv, $smp vCPU, links $mode 127.0.0.1:$p0/$p1" >&2
+	echo "[$(bed_ts)] booting $vm: kernel $kv, $smp vCPU, links $mode $p0 $p1" >&2
 }
 
 _bed_watchdog() { # <vm>: declare the VM dead (and kill it) on fatal console output, QEMU exit, or hang
@@ -140,11 +148,19 @@ bed_boot() {
 	t0=$(date +%s)
 	BED_SOCK=$(mktemp -d /tmp/rtrs-bed.XXXXXX); export BED_SOCK
 	mkdir -p "$BED_DIR"
-	ports=$(_bed_free_ports) || return 1
-	read -r p0 p1 <<< "$ports"
+	if [ "${BED_NET:-unix}" = tcp ]; then
+		ports=$(_bed_free_ports) || return 1
+		read -r p0 p1 <<< "$ports"
+	else
+		p0=$BED_SOCK/link0.sock p1=$BED_SOCK/link1.sock
+	fi
 	_bed_start_vm server "$SERVER_KVER" "${SERVER_SMP:-1}" 1 listen "$p0" "$p1" || return 1
 	for i in $(seq 100); do   # QEMU listens before it boots the guest; the client must connect after
-		ss -Hltn "( sport = :$p0 or sport = :$p1 )" 2>/dev/null | grep -c LISTEN | grep -qx 2 && break
+		if [ "${BED_NET:-unix}" = tcp ]; then
+			ss -Hltn "( sport = :$p0 or sport = :$p1 )" 2>/dev/null | grep -c LISTEN | grep -qx 2 && break
+		else
+			[ -S "$p0" ] && [ -S "$p1" ] && break
+		fi
 		vm_alive server || { echo "server QEMU died: $(cat "$BED_DIR/server/qemu.log")" >&2; return 1; }
 		sleep 0.1
 	done
