@@ -58,10 +58,9 @@ _bed_start_vm() { # <vm> <kver> <smp> <idx> <listen|connect> <link0> <link1> (so
 		fi
 		net+=(-netdev "$nd" -device "virtio-net-pci,netdev=link$l,mac=52:54:00:18:0$l:0$idx")
 	done
-	# BED_CPU: the guests' -cpu model. AVX is off by default: TCG emulates it only since
-	# QEMU 7.2, and 6.12 guests double-faulted under -cpu max (tests/README.md, Known issues).
+	# BED_CPU: the guests' -cpu model (tests/README.md, Known issues: the 6.12 double fault)
 	local q=(qemu-system-x86_64 -name "rtrs-bed-$vm" -machine q35 -accel tcg,thread=multi
-		-cpu "${BED_CPU:-max,avx=off,avx2=off,fma=off,f16c=off}"
+		-cpu "${BED_CPU:-max}"
 		-m "${BED_MEM:-2G}" -smp "$smp" -display none -monitor none -no-reboot -nodefaults
 		-serial "file:$d/console.log"
 		-kernel "$kimg" -initrd "$img"
