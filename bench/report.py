@@ -283,8 +283,7 @@ def main_report(raw):
         p("")
         p("Under TCG, perftest's busy polling competes with rxe's software packet processing for the "
           "same vCPUs, so these are a reference, not a hard upper bound: block contenders can exceed them. "
-          "The latency tests show what one round trip costs in this bed (tens of ms), which is what bounds "
-          "every qd1 cell above: compare clients on the qd32 and qd8 rows.")
+          "The latency tests show what one round trip costs in this bed, which bounds every qd1 cell above.")
         p("")
         p("| test | size | result (median over rounds; perftest's columns) | rounds |")
         p("|---|---|---|---|")
