@@ -111,8 +111,18 @@ prof_record() {
 	sleep 3   # let fio ramp up first
 	perf record -q -a -e cpu-clock -F 999 -o "$1" -- sleep "$2" > /dev/null 2>&1
 }
-# prof_report <data>: the top symbols, with their module, by share of samples
+# prof_report <data>: where the busy (not idle) samples went: shares per module, then the
+# top symbols, as a percentage of the busy samples.
 prof_report() {
-	perf report -i "$1" --stdio --no-children --sort dso,sym --percent-limit 0.7 2>/dev/null |
-		grep -v '^#' | grep -v '^$' | head -n 60
+	perf report -i "$1" --stdio --no-children --sort dso,sym --percent-limit 0 -q 2>/dev/null |
+		awk '$1 ~ /%$/ { p = $1; sub(/%/, "", p); d = $2; gsub(/[\[\]]/, "", d)
+			s = $NF; if (s ~ /_safe_halt$|^default_idle$/) { idle += p; next }
+			busy += p; bym[d] += p; n++; sym[n] = s; mod[n] = d; pct[n] = p }
+		END { if (busy == 0) { print "no busy samples"; exit }
+			printf "idle %.1f%% of samples, busy %.1f%%\n", idle, busy
+			print "busy share by module:"
+			for (m in bym) printf "  %5.1f%%  %s\n", 100 * bym[m] / busy, m | "sort -rn"
+			close("sort -rn")
+			print "top symbols (share of busy samples):"
+			for (i = 1; i <= n && i <= 40; i++) printf "  %5.1f%%  %-14s %s\n", 100 * pct[i] / busy, mod[i], sym[i] }'
 }

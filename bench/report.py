@@ -302,7 +302,29 @@ def main_report(raw):
                 vals.append(f"{h} {fmt3(v, 2)}")
             p(f"| {t} | {size} | {'; '.join(vals)} | {len(ok)} |")
         p("")
+    profiles(raw, p)
     print("\n".join(out))
+
+
+def profiles(raw, p):
+    """The BENCH_PROFILE=1 summaries (bench/guest.sh prof_report), first round of each cell."""
+    files = sorted(glob.glob(f"{raw}/*-r1-*.perf.txt"))
+    if not files:
+        return
+    p("## Profile (BENCH_PROFILE=1, first round)")
+    p("")
+    p("perf with the software `cpu-clock` event at 999 Hz on all vCPUs of both guests during the "
+      "cell (from 3 s in), kernel and user; shares are of the busy (not idle) samples. Sampling "
+      "perturbs what it measures: compare contenders within this section only.")
+    p("")
+    for f in files:
+        tag = os.path.basename(f)[:-len(".perf.txt")]
+        p(f"### {tag}")
+        p("")
+        p("```")
+        p(open(f).read().rstrip("\n"))
+        p("```")
+        p("")
 
 
 def main():
