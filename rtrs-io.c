@@ -35,11 +35,12 @@
 /*
  * Who invalidates a READ's MR once the server has written the data. By
  * default the server does, with a SEND_WITH_INV before its response, as
- * the read message asks (RTRS_MSG_NEED_INVAL_F). Without it we post a
- * LOCAL_INV when the response is in: one message less on the wire, but
- * the benchmark measured 4k reads at qd32 twice as slow that way under
- * rxe (bench/results/2026-12-03-6.12-partial.md). Either way nothing
- * completes to the user while the server can still reach its pages.
+ * the read message asks (RTRS_MSG_NEED_INVAL_F), like upstream's client.
+ * Without it we post a LOCAL_INV when the response is in: one message
+ * less on the wire, one local work request more. In the VM bed the two
+ * measured within noise of each other (README, Benchmark). Either way
+ * nothing completes to the user while the server can still reach its
+ * pages.
  */
 static bool remote_invalidate = true;
 module_param(remote_invalidate, bool, 0644);
