@@ -105,8 +105,9 @@ perftest_client() {
 }
 
 # ---- profile (BENCH_PROFILE=1) ----
-# prof_record <out> <seconds>: sample all CPUs of this guest with the software clock (no PMU
-# under TCG), kernel and modules only, call graphs off (frame walking doubles the cost).
+# prof_record <out> <seconds>: sample all CPUs of this guest, kernel and user, with the
+# software clock (no PMU under TCG; samples cannot land where interrupts are off, see the
+# results file's Profile section), call graphs off (frame walking doubles the cost).
 prof_record() {
 	sleep 3   # let fio ramp up first
 	perf record -q -a -e cpu-clock -F 999 -o "$1" -- sleep "$2" > /dev/null 2>&1
