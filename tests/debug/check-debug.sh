@@ -4,7 +4,7 @@
 # on it. Not part of `make check`: run it before resolving an issue that touches the I/O
 # path, the connection lifecycle or sysfs.
 #
-# Steps: build the debug kernel (tests/debug/build-kernel.sh; cached, rebuilt only when the
+# Steps: install what is missing (scripts/setup.sh) -> build the debug kernel (tests/debug/build-kernel.sh; cached, rebuilt only when the
 # fragment or the linux-source version changes) -> our module against it (build/<release>/)
 # -> upstream peer modules against it (.cache/peer/<release>/) -> the VM suites with
 # BED_KMEMLEAK=1 (kmemleak scanned after every case; a report fails the case). Any KASAN,
@@ -52,6 +52,7 @@ summary() {
 	[ $failed = 0 ]
 }
 
+t "setup" scripts/setup.sh || { summary; exit 1; }
 t "debug kernel" tests/debug/build-kernel.sh || { summary; exit 1; }
 dk=$(tests/debug/build-kernel.sh --print)
 rel=$(cat "$dk/release")
