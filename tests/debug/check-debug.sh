@@ -4,8 +4,9 @@
 # on it. Not part of `make check`: run it before resolving an issue that touches the I/O
 # path, the connection lifecycle or sysfs.
 #
-# Steps: install what is missing (scripts/setup.sh) -> build the debug kernel (tests/debug/build-kernel.sh; cached, rebuilt only when the
-# fragment or the linux-source version changes) -> our module against it (build/<release>/)
+# Steps: install what is missing (scripts/setup.sh) -> build the debug kernel
+# (tests/debug/build-kernel.sh; cached, rebuilt only when the fragment or the linux-source
+# version changes) -> our module against it (build/<release>/)
 # -> upstream peer modules against it (.cache/peer/<release>/) -> the VM suites with
 # BED_KMEMLEAK=1 (kmemleak scanned after every case; a report fails the case). Any KASAN,
 # lockdep, RCU, WARNING or kmemleak report fails the case that produced it; the reports are
@@ -24,7 +25,7 @@ while [ $# -gt 0 ]; do
 	--suite) suites+=("$2"); shift ;;
 	--case) cases+=("$2"); shift ;;
 	--build-only) buildonly=1 ;;
-	-h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,19p' "$0"; exit 0 ;;
 	*) echo "check-debug: unknown option $1" >&2; exit 2 ;;
 	esac
 	shift
