@@ -21,8 +21,31 @@
 
 #include <linux/slab.h>
 #include <linux/dma-mapping.h>
+#include <linux/moduleparam.h>
 
 #include "rtrs-pri.h"
+
+/*
+ * The local ACK timeout is 4.096 us * 2^ack_timeout; the RDMA CM picks one
+ * from the packet lifetime of the route (about half a second on RoCE). A
+ * peer slower than that to acknowledge (a guest under emulation, an
+ * overloaded host) triggers retransmissions; on soft-RoCE those can fail
+ * the QP (see rtrs_path_wc_failed()).
+ */
+static int rtrs_ack_timeout_set(const char *val, const struct kernel_param *kp)
+{
+	return param_set_uint_minmax(val, kp, 0, 31);
+}
+
+static const struct kernel_param_ops rtrs_ack_timeout_ops = {
+	.set = rtrs_ack_timeout_set,
+	.get = param_get_uint,
+};
+
+static unsigned int ack_timeout;
+module_param_cb(ack_timeout, &rtrs_ack_timeout_ops, &ack_timeout, 0644);
+MODULE_PARM_DESC(ack_timeout,
+		 "Local ACK timeout of new connections: 4.096 us * 2^N, N 1-31; 0 (default): the RDMA CM's");
 
 /* Receives the service connection keeps posted: as many as upstream */
 #define RTRS_SERVICE_RX_NUM	(2 * RTRS_SERVICE_QUEUE_DEPTH)
@@ -418,6 +441,7 @@ int rtrs_con_connect(struct rtrs_con *con)
 		.retry_count	  = 7,
 		.rnr_retry_count  = 7,
 	};
+	unsigned int ack = READ_ONCE(ack_timeout);
 	struct rdma_cm_id *cm_id;
 	int err;
 
@@ -428,6 +452,8 @@ int rtrs_con_connect(struct rtrs_con *con)
 		return PTR_ERR(cm_id);
 	con->cm_id = cm_id;
 	err = rdma_set_reuseaddr(cm_id, 1);
+	if (!err && ack)
+		err = rdma_set_ack_timeout(cm_id, ack);
 	if (err)
 		return err;
 
@@ -552,17 +578,22 @@ int rtrs_con_post_recv(struct rtrs_rx *rx)
  * @first: first work request of the chain
  * @last: last work request of the chain; it is signalled once every
  *	signal_interval posts, so the send queue is reaped in time
+ * @bad: on error, the first work request not posted (those before it are);
+ *	may be NULL
  *
  * Context: any. Return: 0 or the error of ib_post_send().
  */
 int rtrs_con_post_send(struct rtrs_con *con, struct ib_send_wr *first,
-		       struct ib_send_wr *last)
+		       struct ib_send_wr *last, const struct ib_send_wr **bad)
 {
 	u32 interval = con->path->signal_interval ?: 1;
 
-	if (rtrs_should_fail_post())
+	if (rtrs_should_fail_post()) {
+		if (bad)
+			*bad = first;
 		return -ENOMEM;
+	}
 	if (atomic_inc_return(&con->wr_cnt) % interval == 0)
 		last->send_flags |= IB_SEND_SIGNALED;
-	return ib_post_send(con->qp, first, NULL);
+	return ib_post_send(con->qp, first, bad);
 }

@@ -26,15 +26,6 @@
 
 #include "rtrs-pri.h"
 
-static void rtrs_frwr_wc_error(struct rtrs_req *req, struct ib_wc *wc,
-			       const char *what)
-{
-	if (wc->status != IB_WC_WR_FLUSH_ERR)
-		rtrs_path_err_rl(req->path, "%s failed: %s\n", what,
-				 ib_wc_status_msg(wc->status));
-	rtrs_path_error(req->path);
-}
-
 static void rtrs_frwr_reg_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	struct rtrs_req *req = container_of(wc->wr_cqe, struct rtrs_req,
@@ -42,7 +33,7 @@ static void rtrs_frwr_reg_done(struct ib_cq *cq, struct ib_wc *wc)
 
 	/* REG_MR and stale LOCAL_INVs are unsignalled: only errors come here */
 	if (wc->status != IB_WC_SUCCESS)
-		rtrs_frwr_wc_error(req, wc, "REG_MR");
+		rtrs_path_wc_failed(req->path, wc, "REG_MR");
 }
 
 static void rtrs_frwr_inv_done(struct ib_cq *cq, struct ib_wc *wc)
@@ -51,7 +42,7 @@ static void rtrs_frwr_inv_done(struct ib_cq *cq, struct ib_wc *wc)
 					    inv_cqe);
 
 	if (wc->status != IB_WC_SUCCESS) {
-		rtrs_frwr_wc_error(req, wc, "LOCAL_INV");
+		rtrs_path_wc_failed(req->path, wc, "LOCAL_INV");
 		return;
 	}
 	req->mr_valid = false;
@@ -121,7 +112,6 @@ int rtrs_frwr_map(struct rtrs_req *req, struct ib_reg_wr *reg, int access)
 	reg->mr = mr;
 	reg->key = mr->rkey;
 	reg->access = access;
-	req->mr_valid = true;
 	return 0;
 }
 
@@ -145,21 +135,85 @@ int rtrs_frwr_local_inv(struct rtrs_req *req)
 }
 
 /**
- * rtrs_frwr_stale_inv() - build a LOCAL_INV for an MR left valid by a
- * failed post, to chain before the slot's next registration
+ * rtrs_frwr_save() - remember a slot's MR state before preparing a post
  * @req: the slot
- * @wr: the work request to fill
- *
- * Unsignalled: its completion would race with the new registration's
- * state, and only an error (which fails the path) needs handling.
+ * @saved: filled for rtrs_frwr_chain() and rtrs_frwr_restore()
  */
-void rtrs_frwr_stale_inv(struct rtrs_req *req, struct ib_send_wr *wr)
+void rtrs_frwr_save(const struct rtrs_req *req, struct rtrs_frwr_saved *saved)
 {
-	memset(wr, 0, sizeof(*wr));
-	wr->opcode = IB_WR_LOCAL_INV;
-	wr->wr_cqe = &req->reg_cqe;
-	wr->ex.invalidate_rkey = req->mr->rkey;
-	req->mr_valid = false;
+	saved->key = req->mr->rkey;
+	saved->valid = req->mr_valid;
+}
+
+/**
+ * rtrs_frwr_chain() - put a post's MR work requests in front of it
+ * @req: the slot
+ * @saved: its state from rtrs_frwr_save()
+ * @inv: room for a LOCAL_INV of the key a failed post left registered
+ * @reg: the REG_MR from rtrs_frwr_map(), or NULL
+ * @wr: the request's own work request
+ *
+ * Sets the state the slot has once the chain is posted: the MR valid if
+ * and only if it is registered again. That must be in place before the
+ * post, whose response may be handled at once on another CPU. The stale
+ * LOCAL_INV is unsignalled: only an error (which fails the path) needs
+ * handling.
+ *
+ * Return: the first work request of the chain.
+ */
+struct ib_send_wr *rtrs_frwr_chain(struct rtrs_req *req,
+				   const struct rtrs_frwr_saved *saved,
+				   struct ib_send_wr *inv, struct ib_reg_wr *reg,
+				   struct ib_send_wr *wr)
+{
+	struct ib_send_wr *first = wr;
+
+	if (reg) {
+		reg->wr.next = first;
+		first = &reg->wr;
+	}
+	if (saved->valid) {
+		memset(inv, 0, sizeof(*inv));
+		inv->opcode = IB_WR_LOCAL_INV;
+		inv->wr_cqe = &req->reg_cqe;
+		inv->ex.invalidate_rkey = saved->key;
+		inv->next = first;
+		first = inv;
+	}
+	req->mr_valid = reg;
+	return first;
+}
+
+/**
+ * rtrs_frwr_restore() - a slot's MR state after a post that failed
+ * @req: the slot
+ * @saved: its state from rtrs_frwr_save()
+ * @first: the chain from rtrs_frwr_chain(), or NULL if none was built
+ * @bad: the first work request the post did not take; those before it
+ *	are on the send queue and will execute
+ *
+ * The MR must be described exactly as the device will have it: a LOCAL_INV
+ * or REG_MR naming any other key fails, and takes the QP down with it.
+ */
+void rtrs_frwr_restore(struct rtrs_req *req,
+		       const struct rtrs_frwr_saved *saved,
+		       const struct ib_send_wr *first,
+		       const struct ib_send_wr *bad)
+{
+	const struct ib_send_wr *wr;
+	bool inv = false, reg = false;
+
+	for (wr = first; wr && wr != bad; wr = wr->next) {
+		inv |= wr->opcode == IB_WR_LOCAL_INV;
+		reg |= wr->opcode == IB_WR_REG_MR;
+	}
+	if (reg) {
+		req->mr_valid = true;
+		return;
+	}
+	/* The fresh key was never registered: the next map takes it again */
+	ib_update_fast_reg_key(req->mr, saved->key & 0xff);
+	req->mr_valid = saved->valid && !inv;
 }
 
 /**

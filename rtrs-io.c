@@ -138,12 +138,8 @@ static void rtrs_io_done(struct ib_cq *cq, struct ib_wc *wc)
 					    io_cqe);
 
 	/* Only every signal_interval-th send comes here on success */
-	if (wc->status != IB_WC_SUCCESS) {
-		if (wc->status != IB_WC_WR_FLUSH_ERR)
-			rtrs_path_err_rl(req->path, "request send failed: %s\n",
-					 ib_wc_status_msg(wc->status));
-		rtrs_path_error(req->path);
-	}
+	if (wc->status != IB_WC_SUCCESS)
+		rtrs_path_wc_failed(req->path, wc, "request send");
 }
 
 /**
@@ -212,19 +208,17 @@ int rtrs_req_post(struct rtrs_req *req, struct rtrs_con *con)
 	struct ib_device *dev = path->ib_dev;
 	struct rtrs_rbuf *rbuf = &path->rbufs[req->permit->mem_id];
 	struct ib_send_wr stale_inv, *first;
+	const struct ib_send_wr *bad;
 	struct ib_rdma_wr wr = {};
 	struct ib_reg_wr reg;
+	struct rtrs_frwr_saved saved;
 	u32 num_sge = 0, hdr_len, offset, imm;
 	u64 raddr = rbuf->addr;
 	int err;
 
 	req->con = con;
 	reg.wr.opcode = IB_WR_SEND;	/* no registration (yet) */
-	first = &wr.wr;
-	if (req->mr_valid) {
-		rtrs_frwr_stale_inv(req, &stale_inv);
-		first = &stale_inv;
-	}
+	rtrs_frwr_save(req, &saved);
 	if (req->sg_cnt) {
 		req->nents = ib_dma_map_sg(dev, req->sgl, req->sg_cnt,
 					   req->dir == READ ? DMA_FROM_DEVICE :
@@ -268,7 +262,7 @@ int rtrs_req_post(struct rtrs_req *req, struct rtrs_con *con)
 	}
 	err = rtrs_io_req_imm(req->permit->mem_id, offset, &path->params, &imm);
 	if (err)
-		goto unmap;
+		goto unmap_mr;
 
 	req->sge[num_sge].addr = req->hdr_dma;
 	req->sge[num_sge].length = req->usr_len + hdr_len;
@@ -285,28 +279,24 @@ int rtrs_req_post(struct rtrs_req *req, struct rtrs_con *con)
 	wr.remote_addr = raddr;
 	wr.rkey = rbuf->rkey;
 
-	/* chain: [stale LOCAL_INV] -> [REG_MR] -> RDMA WRITE WITH IMM */
-	if (reg.wr.opcode == IB_WR_REG_MR) {
-		reg.wr.next = &wr.wr;
-		if (first == &stale_inv)
-			stale_inv.next = &reg.wr;
-		else
-			first = &reg.wr;
-	} else if (first == &stale_inv) {
-		stale_inv.next = &wr.wr;
-	}
+	first = rtrs_frwr_chain(req, &saved, &stale_inv,
+				reg.wr.opcode == IB_WR_REG_MR ? &reg : NULL,
+				&wr.wr);
 
 	req->state = RTRS_REQ_POSTED;
 	atomic_inc(&path->inflight);
 	if (con->polled)
 		rtrs_con_polled_get(con);
-	err = rtrs_con_post_send(con, first, &wr.wr);
+	err = rtrs_con_post_send(con, first, &wr.wr, &bad);
 	if (err) {
 		rtrs_req_idle(req);
+		rtrs_frwr_restore(req, &saved, first, bad);
 		goto unmap;
 	}
 	return 0;
 
+unmap_mr:
+	rtrs_frwr_restore(req, &saved, NULL, NULL);
 unmap:
 	rtrs_req_unmap(req);
 	return err;
@@ -406,10 +396,7 @@ void rtrs_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 	struct rtrs_path *path = rx->con->path;
 
 	if (wc->status != IB_WC_SUCCESS) {
-		if (wc->status != IB_WC_WR_FLUSH_ERR)
-			rtrs_path_err_rl(path, "receive failed: %s\n",
-					 ib_wc_status_msg(wc->status));
-		rtrs_path_error(path);
+		rtrs_path_wc_failed(path, wc, "receive");
 		return;
 	}
 	atomic_set(&path->hb_missed, 0);

@@ -114,6 +114,33 @@ void rtrs_path_error(struct rtrs_path *path)
 		rtrs_path_change_state(path, RTRS_PATH_CONNECTING_ERR);
 }
 
+/**
+ * rtrs_path_wc_failed() - a work request of @path completed in error
+ * @path: the path
+ * @wc: its completion
+ * @what: the work request, for the log
+ *
+ * Flushes follow the failure that put the QP in error, which is logged
+ * where it happened. Except when the device reports none: soft-RoCE fails
+ * a QP on a local error of its own (it re-executes a registration after a
+ * retransmission) and flushes everything, the failing request included.
+ * The first flush on a working path says so, or the path would go down
+ * without a word.
+ *
+ * Context: completion handlers.
+ */
+void rtrs_path_wc_failed(struct rtrs_path *path, struct ib_wc *wc,
+			 const char *what)
+{
+	if (wc->status != IB_WC_WR_FLUSH_ERR)
+		rtrs_path_err_rl(path, "%s failed: %s\n", what,
+				 ib_wc_status_msg(wc->status));
+	else if (rtrs_path_state(path) == RTRS_PATH_CONNECTED)
+		rtrs_path_err_rl(path, "%s flushed: QP failed with no error completion\n",
+				 what);
+	rtrs_path_error(path);
+}
+
 /* --------------------------------------------------------- heartbeat */
 
 static void rtrs_path_hb_done(struct ib_cq *cq, struct ib_wc *wc)
@@ -121,12 +148,8 @@ static void rtrs_path_hb_done(struct ib_cq *cq, struct ib_wc *wc)
 	struct rtrs_path *path = container_of(wc->wr_cqe, struct rtrs_path,
 					      hb_cqe);
 
-	if (wc->status != IB_WC_SUCCESS) {
-		if (wc->status != IB_WC_WR_FLUSH_ERR)
-			rtrs_path_err_rl(path, "heartbeat send failed: %s\n",
-					 ib_wc_status_msg(wc->status));
-		rtrs_path_error(path);
-	}
+	if (wc->status != IB_WC_SUCCESS)
+		rtrs_path_wc_failed(path, wc, "heartbeat send");
 }
 
 static void rtrs_path_hb_send(struct rtrs_path *path, u32 type)
@@ -139,7 +162,7 @@ static void rtrs_path_hb_send(struct rtrs_path *path, u32 type)
 		},
 	};
 
-	if (rtrs_con_post_send(path->cons[0], &wr.wr, &wr.wr)) {
+	if (rtrs_con_post_send(path->cons[0], &wr.wr, &wr.wr, NULL)) {
 		rtrs_path_err_rl(path, "heartbeat post failed\n");
 		rtrs_path_error(path);
 	}

@@ -432,11 +432,29 @@ static inline struct rtrs_permit *rtrs_permit_at(struct rtrs_clt_sess *clt,
 #define rtrs_path_info(p, fmt, ...) rtrs_path_log(pr_info, p, fmt, ##__VA_ARGS__)
 
 /* rtrs-frwr.c: memory registration, the only place that builds REG/INV WRs */
+/**
+ * struct rtrs_frwr_saved - a slot's MR state before a post changes it
+ * @key: the MR's key; rtrs_frwr_map() takes a fresh one
+ * @valid: the MR is registered (an earlier post failed after its REG_MR)
+ */
+struct rtrs_frwr_saved {
+	u32	key;
+	bool	valid;
+};
+
 int rtrs_frwr_init(struct rtrs_req *req, struct ib_pd *pd, u32 max_pages);
 void rtrs_frwr_release(struct rtrs_req *req);
 int rtrs_frwr_map(struct rtrs_req *req, struct ib_reg_wr *reg, int access);
 int rtrs_frwr_local_inv(struct rtrs_req *req);
-void rtrs_frwr_stale_inv(struct rtrs_req *req, struct ib_send_wr *wr);
+void rtrs_frwr_save(const struct rtrs_req *req, struct rtrs_frwr_saved *saved);
+struct ib_send_wr *rtrs_frwr_chain(struct rtrs_req *req,
+				   const struct rtrs_frwr_saved *saved,
+				   struct ib_send_wr *inv, struct ib_reg_wr *reg,
+				   struct ib_send_wr *wr);
+void rtrs_frwr_restore(struct rtrs_req *req,
+		       const struct rtrs_frwr_saved *saved,
+		       const struct ib_send_wr *first,
+		       const struct ib_send_wr *bad);
 bool rtrs_frwr_remote_inv(struct rtrs_req *req, u32 rkey);
 
 /* rtrs-conn.c: one connection's CM, QP, CQ and receives */
@@ -445,7 +463,7 @@ void rtrs_con_destroy(struct rtrs_con *con);
 int rtrs_con_connect(struct rtrs_con *con);
 void rtrs_con_disconnect(struct rtrs_con *con);
 int rtrs_con_post_send(struct rtrs_con *con, struct ib_send_wr *first,
-		       struct ib_send_wr *last);
+		       struct ib_send_wr *last, const struct ib_send_wr **bad);
 int rtrs_con_post_recv(struct rtrs_rx *rx);
 void *rtrs_rx_buf(struct rtrs_rx *rx);
 int rtrs_con_poll(struct rtrs_con *con);
@@ -462,6 +480,8 @@ void rtrs_path_device_removed(struct rtrs_path *path, struct ib_device *dev);
 int rtrs_path_open(struct rtrs_path *path);
 void rtrs_path_close(struct rtrs_path *path);
 void rtrs_path_error(struct rtrs_path *path);
+void rtrs_path_wc_failed(struct rtrs_path *path, struct ib_wc *wc,
+			 const char *what);
 bool rtrs_path_change_state(struct rtrs_path *path,
 			    enum rtrs_path_state new_state);
 enum rtrs_path_state rtrs_path_state(struct rtrs_path *path);
