@@ -19,7 +19,7 @@ run() {
 		dd if=/tmp/mpdpat of=$dev bs=1M oflag=direct status=none
 		dd if=$dev of=/tmp/mpdback bs=1M count=16 iflag=direct status=none
 		cmp /tmp/mpdpat /tmp/mpdback" || fail "data check before the cut failed"
-	mp_run 30 "mp_fio_start $dev mpd 16m 64m; wait_for 120 mp_fio_progress mpd 0 1" ||
+	mp_run 150 "mp_fio_start $dev mpd 16m 64m; wait_for 120 mp_fio_progress mpd 0 1" ||
 		fail "fio did not finish a round with both paths up"
 
 	step "cut link0 and link1"
@@ -32,7 +32,7 @@ run() {
 	echo "$out" | grep -q "fio FAILED" || fail "fio did not see an I/O error with both links cut"
 	t1=$(date +%s)
 	note "fio failed $((t1 - t0)) s after the cut"
-	mp_run 120 "wait_for 90 mp_state_is bed-mpd 0 disconnected && wait_for 90 mp_state_is bed-mpd 1 disconnected" ||
+	mp_run 200 "wait_for 90 mp_state_is bed-mpd 0 disconnected && wait_for 90 mp_state_is bed-mpd 1 disconnected" ||
 		fail "the paths are not both disconnected"
 	out=$(vm_run client 60 "s=\$(date +%s); timeout 30 dd if=$dev of=/dev/null bs=4k count=1 iflag=direct 2>&1; echo rc=\$? after \$(( \$(date +%s) - s )) s")
 	note "4k read with both paths down: $(echo "$out" | tr '\n' ' ')"

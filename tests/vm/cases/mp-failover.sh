@@ -15,7 +15,7 @@ run() {
 	local dev n=${MP_CUTS:-10} i l o s r0 o0 f0 t0 t1 t2 out
 	step "map /dev/nullb0 over link0 and link1 ($CLIENT_STACK stack)"
 	dev=$(mp_map bed-mp /dev/nullb0) || fail "map over two paths failed"
-	mp_run 30 "mp_fio_start $dev mpf 16m 0; wait_for 120 mp_fio_progress mpf 0 1" ||
+	mp_run 150 "mp_fio_start $dev mpf 16m 0; wait_for 120 mp_fio_progress mpf 0 1" ||
 		fail "fio did not finish a first round with both paths up"
 	for i in $(seq 1 "$n"); do
 		l=$(( i % 2 )); o=$(( 1 - l ))
@@ -29,7 +29,7 @@ run() {
 			{ mp_run 30 "mp_summary bed-mp"; fail "path $l still connected 90 s after link$l was cut"; }
 		t1=$(date +%s)
 		# the other path carries requests and fio keeps finishing rounds
-		mp_run 150 "wait_for 120 mp_reqs_grow bed-mp $o $o0 200 && wait_for 120 mp_fio_progress mpf $f0 1" ||
+		mp_run 270 "wait_for 120 mp_reqs_grow bed-mp $o $o0 200 && wait_for 120 mp_fio_progress mpf $f0 1" ||
 			{ mp_run 60 "mp_summary bed-mp; mp_fio_stop mpf 5"; fail "I/O did not go on over path $o while link$l was cut"; }
 		link_set link$l on $MP_CUT_ENDS || fail "link_set failed"
 		t2=$(date +%s)

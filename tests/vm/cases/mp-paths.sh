@@ -23,7 +23,7 @@ run() {
 	local dev out d0 d1 pol p1
 	step "map /dev/nullb0 over link0 and link1, fio loop"
 	dev=$(mp_map $S /dev/nullb0) || fail "map over two paths failed"
-	mp_run 30 "mp_fio_start $dev mpp 8m 0; wait_for 120 mp_fio_progress mpp 0 1" ||
+	mp_run 150 "mp_fio_start $dev mpp 8m 0; wait_for 120 mp_fio_progress mpp 0 1" ||
 		fail "fio did not finish a first round"
 	p1=$(mp_run 10 "mp_dir $S 1")
 

@@ -18,7 +18,7 @@ run() {
 		dd if=/tmp/mpspat of=$dev bs=1M oflag=direct status=none
 		dd if=$dev of=/tmp/mpsback bs=1M count=16 iflag=direct status=none
 		cmp /tmp/mpspat /tmp/mpsback" || fail "data check before the restart failed"
-	mp_run 30 "mp_fio_start $dev mps 16m 64m; wait_for 120 mp_fio_progress mps 0 1" ||
+	mp_run 150 "mp_fio_start $dev mps 16m 64m; wait_for 120 mp_fio_progress mps 0 1" ||
 		fail "fio did not finish a round with both paths up"
 
 	step "reload rnbd-server + rtrs-server under I/O"

@@ -10,7 +10,7 @@ bed_log() { echo "[$BED_ROLE $(bed_t)s] $*"; }
 
 # wait_for <timeout_s> <command...>: run command every 0.5 s until it succeeds; rc 1 on timeout.
 wait_for() {
-	local t=$1 end; shift
+	local t=$(( $1 * ${BED_TIMEOUT_SCALE:-1} )) end; shift
 	end=$(( $(date +%s) + t ))
 	while ! "$@"; do
 		[ "$(date +%s)" -ge "$end" ] && { echo "wait_for: timed out after ${t}s: $*" >&2; return 1; }
@@ -72,7 +72,7 @@ bed_client_up() { # upstream|ours
 		insmod "$BED_PEER_UP/rnbd/rnbd-client.ko" || return 1 ;;
 	ours)
 		[ -e "$BED_OURS_RNBD" ] || { echo "no $BED_OURS_RNBD (tests/peer/build-peer.sh failed?)" >&2; return 1; }
-		insmod "$BED_OURS_KO" || return 1
+		insmod "$BED_OURS_KO" ${BED_OURS_PARAMS:-} || return 1
 		insmod "$BED_OURS_RNBD" || return 1 ;;
 	*) echo "bed_client_up: unknown stack '$1'" >&2; return 1 ;;
 	esac

@@ -41,11 +41,12 @@ vm_alive() {
 vm_dead_reason() { cat "$BED_DIR/$1/dead" 2>/dev/null || echo "not running"; }
 
 vm_spawn() { # <vm> <timeout_s> <command...>
-	local vm=$1 t=$2 mb id; shift 2
+	local vm=$1 sc=${BED_TIMEOUT_SCALE:-1} t mb id
+	t=$(( $2 * sc )); shift 2
 	mb=$(vm_share "$vm")/mbox
 	id=c$(date +%s%N)-$BASHPID-$RANDOM
 	mkdir -p "$mb"
-	{ echo "# timeout=$t"; echo "$*"; } > "$mb/$id.tmp"
+	{ echo "# timeout=$t"; echo "export BED_TIMEOUT_SCALE=$sc BED_OURS_PARAMS='${BED_OURS_PARAMS:-}'"; echo "$*"; } > "$mb/$id.tmp"
 	echo "$(( $(_bed_now) + t + 30 ))" > "$mb/$id.deadline"
 	mv "$mb/$id.tmp" "$mb/$id.cmd"
 	[ "${BED_TRACE:-1}" = 1 ] && echo "[$(bed_ts)] + [$vm] $*" >&2

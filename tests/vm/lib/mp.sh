@@ -15,7 +15,7 @@ mp_map() {
 	local dev
 	client_load >&2 || { echo "client stack $CLIENT_STACK did not load" >&2; return 1; }
 	dev=$(vm_run client 180 rnbd_map "$1" "$2" $MP_S0 $MP_S1) || { echo "map over two paths failed: $dev" >&2; return 1; }
-	mp_run 60 "wait_for 30 mp_state_is $1 0 connected && wait_for 30 mp_state_is $1 1 connected; rc=\$?; mp_summary $1; exit \$rc" >&2 ||
+	mp_run 90 "wait_for 30 mp_state_is $1 0 connected && wait_for 30 mp_state_is $1 1 connected; rc=\$?; mp_summary $1; exit \$rc" >&2 ||
 		{ echo "both paths are not connected after the map" >&2; return 1; }
 	echo "$dev"
 }
@@ -24,7 +24,7 @@ mp_map() {
 # before (/tmp/<tag>pat) reads back intact, new writes read back, fio verify runs a round.
 mp_recovered() {
 	local s=$1 dev=$2 tag=$3 t0=$4 what=$5 out
-	out=$(mp_run 240 "wait_for 200 mp_state_is $s 0 connected && wait_for 60 mp_state_is $s 1 connected; rc=\$?; mp_summary $s; exit \$rc") ||
+	out=$(mp_run 290 "wait_for 200 mp_state_is $s 0 connected && wait_for 60 mp_state_is $s 1 connected; rc=\$?; mp_summary $s; exit \$rc") ||
 		{ echo "$out"; fail "paths not connected again 200 s after $what"; }
 	echo "$out"
 	vm_run client 120 "wait_for 90 grep -qx open /sys/block/${dev#/dev/}/rnbd/state" ||
