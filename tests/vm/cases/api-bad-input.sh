@@ -12,7 +12,7 @@ run() {
 	step "build the test module for $CLIENT_KVER"
 	ko=$("$BED_REPO/tests/kmod/build.sh" "$CLIENT_KVER") || fail "tests/kmod build failed"
 	ours_fresh || fail "stale rtrs-client.ko"
-	vm_run client 60 'insmod "$BED_OURS_KO"' || fail "insmod rtrs-client failed"
+	vm_run client 60 'insmod "$BED_OURS_KO" ${BED_OURS_PARAMS:-}' || fail "insmod rtrs-client failed"
 	step "load it: bad-input checks, no server on 198.18.0.1 port 1299, no host at 198.18.0.9, a session to 198.18.0.1"
 	id=$(vm_spawn client 420 "insmod $ko server=ip:198.18.0.1 noserver=ip:198.18.0.1 noserver_port=1299 nohost=ip:198.18.0.9 cut_wait=300")
 	vm_run client 330 "wait_for 320 sh -c 'dmesg | grep -Eq \"rtrs_api_test: (waiting|FAILED|ALL PASSED)\"'" ||

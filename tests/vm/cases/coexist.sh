@@ -47,7 +47,7 @@ run() {
 		insmod "$BED_PEER_UP/rtrs/rtrs-core.ko"
 		insmod "$BED_PEER_UP/rtrs/rtrs-server.ko"
 		insmod "$BED_PEER_UP/rnbd/rnbd-server.ko"
-		insmod "$BED_OURS_KO"
+		insmod "$BED_OURS_KO" ${BED_OURS_PARAMS:-}
 		insmod "$BED_OURS_RNBD"
 		lsmod | grep -E "^(rtrs|rnbd)"' 2>&1) || fail "loading the stacks side by side failed: $out"
 	echo "$out"
