@@ -91,7 +91,8 @@ void rtrs_frwr_release(struct rtrs_req *req)
  * @access: IB_ACCESS_* flags the registration grants
  *
  * A fresh key is taken for every registration, so a stale rkey the server
- * may still hold never matches. The work request is unsignalled.
+ * may still hold never matches. The work request is unsignalled. The
+ * slot's mr_valid is left to rtrs_frwr_chain(), which knows the chain.
  *
  * Return: 0, or -EINVAL when the pages do not map into one MR (the
  * scatterlist is not page aligned inside, or has too many pages).
