@@ -9,10 +9,16 @@
 #   linux/               the build tree (usable as KDIR= for out-of-tree modules)
 #   mods/lib/modules/<release>/   modules_install output (INSTALL_MOD_PATH=mods)
 #   bzImage  release  build.log  build.time  .done
-# A second run with the same fragment and source version only prints the folder.
+# One change to the source, for the bed: the RDMA CM's RoCE packet lifetime (drivers/
+# infiniband/core/cma.c, CMA_IBOE_PACKET_LIFETIME, 16 upstream: ACK timeout 2^17 * 4.096 us
+# = 0.5 s) becomes DEBUG_CMA_PACKET_LIFETIME (19: 4.3 s). Sanitizer guests under TCG ACK
+# slower than 0.5 s; rxe then retransmits and re-executes completed REG_MRs, which fails
+# the QP (tests/README.md, "Sanitizer kernel"). Every RoCE connection in the guests gets the
+# longer timeout, upstream's client and server too (the passive side takes it from the REQ).
+# A second run with the same fragment, lifetime and source version only prints the folder.
 # --print: print the folder the current fragment maps to, build nothing.
 # The build runs under `nice -n 19 ionice -c3` (other VM tests on the host keep priority).
-# Knobs: DEBUG_KERNEL_JOBS (nproc).
+# Knobs: DEBUG_KERNEL_JOBS (nproc), DEBUG_CMA_PACKET_LIFETIME (19).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 frag=$top/tests/debug/debug.config
@@ -23,7 +29,9 @@ pkg=linux-source-$series
 deb=$(find "$top/.cache/linux-source/deb" -name "${pkg}_*_all.deb" | sort -V | tail -n 1)
 [ -n "$deb" ] || { echo "build-kernel: no $pkg .deb" >&2; exit 1; }
 ver=$(dpkg-deb -f "$deb" Version)
-key=$( { echo "$ver"; cat "$frag"; } | sha256sum | cut -c1-12)
+plt=${DEBUG_CMA_PACKET_LIFETIME:-19}
+case $plt in [0-9]|[12][0-9]|30) ;; *) echo "build-kernel: DEBUG_CMA_PACKET_LIFETIME must be 0-30" >&2; exit 2 ;; esac
+key=$( { echo "$ver"; cat "$frag"; echo "CMA_IBOE_PACKET_LIFETIME $plt"; } | sha256sum | cut -c1-12)
 out=$top/.cache/debug-kernel/${ver//[~:]/_}-$key
 if [ "${1:-}" = --print ] || [ -e "$out/.done" ]; then
 	echo "$out"; exit 0
@@ -48,6 +56,10 @@ nice=(nice -n 19 ionice -c3)
 		"${nice[@]}" tar -x -C "$out"
 	mv "$out/$pkg" "$out/linux"
 	cd "$out/linux"
+	echo "== CMA_IBOE_PACKET_LIFETIME $plt"
+	sed -i -E "s/^(#define CMA_IBOE_PACKET_LIFETIME) [0-9]+\$/\1 $plt/" drivers/infiniband/core/cma.c
+	grep -qx "#define CMA_IBOE_PACKET_LIFETIME $plt" drivers/infiniband/core/cma.c ||
+		{ echo "build-kernel: CMA_IBOE_PACKET_LIFETIME not found in cma.c"; exit 1; }
 	echo "== config"
 	make -s defconfig
 	KCONFIG_CONFIG=.config scripts/kconfig/merge_config.sh -m .config "$frag"
