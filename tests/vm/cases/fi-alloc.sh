@@ -3,16 +3,17 @@
 # debugfs fail_post, it fails: a skipped injection is not a pass).
 # failslab and fail_page_alloc are scoped to rtrs-client's text, so only allocations made
 # from our code (and what it calls: ib_core, rxe) fail:
-# - session open: map with the n-th allocation failing, n = 1, 2, ... until the map makes
-#   fewer than n allocations: each map returns an error (or absorbs the failure and works),
-#   leaves no session behind;
+# - session open: map with the n-th allocation failing, n = 1, 2, ... 64, then in steps of
+#   an eighth (tests/vm/guest/fi.sh, _fi_next) until the map makes fewer than n allocations:
+#   each map returns an error (or absorbs the failure and works), leaves no session behind;
 # - add_path of link1's path, same sweep: an error, no path directory left, link0 serves I/O;
 # - sysfs reconnect of link1's path, same sweep: the path connects again;
 # - random failures (10 %) while link1 is cut and restored (reconnect work), then off: both
 #   paths connect, data is intact;
 # - our own injection point: 2 % of work request posts fail (debugfs rtrs-client/fail_post)
 #   under I/O for 40 s (I/O errors allowed), then off: paths connect again, I/O works.
-# The runner's kmemleak scan after the case must find no leak. FI_MAX (150) bounds each sweep.
+# The runner's kmemleak scan after the case must find no leak. FI_MAX (150) bounds the tries
+# of each sweep.
 CASE_TIMEOUT=2400
 . "$BED_REPO/tests/vm/lib/mp.sh"
 S=bed-fi
