@@ -94,9 +94,16 @@ bed_kmemleak() { # <vm>
 			{ echo "kmemleak scan failed: $(dmesg | grep -i kmemleak | tail -n 3)"; exit 0; }
 		cat $k; echo clear > $k' 2>/dev/null || echo "kmemleak: vm_run on $1 failed (rc $?)"
 }
+# bed_kmemleak_all <dir> <prefix>: all guests at once (a scan keeps one host core busy for
+# tens of seconds on the sanitizer kernel; one after the other doubled the wait per case)
+bed_kmemleak_all() {
+	local vm pids=()
+	for vm in $BED_VMS; do bed_kmemleak "$vm" > "$1/$2-$vm.txt" & pids+=($!); done
+	wait "${pids[@]}"   # only these: QEMU and the log tail are children of this shell too
+}
 if [ "${BED_KMEMLEAK:-0}" = 1 ]; then   # what booting and the bed setup leave behind
+	bed_kmemleak_all "$BED_DIR" kmemleak-boot
 	for vm in $BED_VMS; do
-		bed_kmemleak "$vm" > "$BED_DIR/kmemleak-boot-$vm.txt"
 		[ -s "$BED_DIR/kmemleak-boot-$vm.txt" ] && say "kmemleak: $vm reports leaks from boot/setup (not failed): $BED_DIR/kmemleak-boot-$vm.txt"
 	done
 fi
@@ -161,8 +168,8 @@ for c in $CASES; do
 		resetmsg=$(bed_reset 2>&1) || why="${why:+$why; }cleanup after the case failed: $(echo "$resetmsg" | tail -n 3 | tr '\n' ' ')"
 		echo "$resetmsg" > "$cdir/reset.txt"
 		if [ "${BED_KMEMLEAK:-0}" = 1 ]; then
+			bed_kmemleak_all "$cdir" kmemleak
 			for vm in $BED_VMS; do
-				bed_kmemleak "$vm" > "$cdir/kmemleak-$vm.txt"
 				if [ -s "$cdir/kmemleak-$vm.txt" ]; then
 					probs+="--- $vm kmemleak:"$'\n'"$(grep -c '^unreferenced object' "$cdir/kmemleak-$vm.txt") unreferenced objects (kmemleak-$vm.txt)"$'\n'
 					echo "$probs" > "$cdir/kernel-problems.txt"
