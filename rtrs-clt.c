@@ -555,8 +555,11 @@ static void rtrs_clt_list_del_path(struct rtrs_clt_sess *clt,
 static void rtrs_clt_destroy_path(struct rtrs_clt_sess *clt,
 				  struct rtrs_path *path)
 {
-	rtrs_path_close(path);
-	rtrs_path_change_state(path, RTRS_PATH_DEAD);
+	/* a manual reconnect may revive the path until it is DEAD */
+	do {
+		rtrs_path_close(path);
+	} while (!rtrs_path_change_state(path, RTRS_PATH_DEAD) &&
+		 rtrs_path_state(path) != RTRS_PATH_DEAD);
 	rtrs_path_sysfs_remove(path);
 	rtrs_clt_list_del_path(clt, path);
 	rtrs_path_free(path);

@@ -548,10 +548,14 @@ int rtrs_path_open(struct rtrs_path *path)
 
 /*
  * A manual reconnect of a connected path waits this long after its
- * teardown: the server rejects the path until it has closed the old
- * instance, which it does when our disconnect reaches it.
+ * teardown, and between attempts the server rejects: it rejects the path
+ * (-ECONNRESET) until it has closed the old instance, which it does soon
+ * after our disconnect reaches it, but not at once on a slow host (seen:
+ * over 2 s on a sanitizer kernel under emulation). Only that rejection is
+ * retried, for RTRS_RECONNECT_SETTLE_MS at most.
  */
 #define RTRS_RECONNECT_BACKOFF_MS	1000
+#define RTRS_RECONNECT_SETTLE_MS	10000
 
 /*
  * The server drops a silent path after RTRS_HB_MISSED_MAX + 1 heartbeat
@@ -590,40 +594,55 @@ static void rtrs_path_err_work(struct work_struct *work)
 		rtrs_path_schedule_reconnect(path, true);
 }
 
-static void rtrs_path_reconnect_work(struct work_struct *work)
+/*
+ * One attempt to connect a RECONNECTING path again; a failed one schedules
+ * the next. Runs in the reconnect work, or in the writer of a manual
+ * reconnect: there the connect's allocations are the writer's, which is
+ * what per-task fault injection (fail-nth) needs to reach them.
+ * Return: 0 if the path is connected now, else why not.
+ */
+static int rtrs_path_reconnect_attempt(struct rtrs_path *path)
 {
-	struct rtrs_path *path = container_of(to_delayed_work(work),
-					      struct rtrs_path,
-					      reconnect_dwork);
 	int max = READ_ONCE(path->clt->max_reconnect_attempts);
 	int err;
 
 	if (rtrs_path_state(path) != RTRS_PATH_RECONNECTING)
-		return;
+		return -EBUSY;
 	if (max >= 0 && path->reconnect_attempts >= max) {
 		rtrs_path_info(path, "giving up after %u reconnect attempts\n",
 			       path->reconnect_attempts);
 		rtrs_path_change_state(path, RTRS_PATH_CLOSING);
 		rtrs_path_change_state(path, RTRS_PATH_CLOSED);
-		return;
+		return -ENOTCONN;
 	}
 	path->reconnect_attempts++;
 	if (!rtrs_path_change_state(path, RTRS_PATH_CONNECTING))
-		return;
+		return -EBUSY;
 	err = rtrs_path_try_connect(path);
 	if (!err) {
 		path->reconnect_attempts = 0;
 		path->stats.reconnect_ok++;
 		rtrs_path_info(path, "reconnected\n");
-		return;
+		return 0;
 	}
 	/* a server that does not answer fails here with nothing else logged */
 	rtrs_path_err_rl(path, "reconnect attempt %u failed: %d\n",
 			 path->reconnect_attempts, err);
 	path->stats.reconnect_fail++;
-	rtrs_path_change_state(path, RTRS_PATH_CONNECTING_ERR);
-	if (rtrs_path_change_state(path, RTRS_PATH_RECONNECTING))
+	/* not if the path was closed meanwhile: CLOSED may reconnect too */
+	if (rtrs_path_change_state(path, RTRS_PATH_CONNECTING_ERR) &&
+	    rtrs_path_change_state(path, RTRS_PATH_RECONNECTING))
 		rtrs_path_schedule_reconnect(path, false);
+	return err;
+}
+
+static void rtrs_path_reconnect_work(struct work_struct *work)
+{
+	struct rtrs_path *path = container_of(to_delayed_work(work),
+					      struct rtrs_path,
+					      reconnect_dwork);
+
+	rtrs_path_reconnect_attempt(path);
 }
 
 /**
@@ -631,7 +650,10 @@ static void rtrs_path_reconnect_work(struct work_struct *work)
  * @path: a path that is CONNECTED, CONNECTING_ERR, CLOSED or RECONNECTING
  *
  * A path already recovering from a failure (RECONNECTING) makes its next
- * attempt now instead of at its scheduled time, as upstream does.
+ * attempt now instead of at its scheduled time, as upstream does. Unlike
+ * upstream, an attempt the server rejects because it still holds the old
+ * instance of the path is repeated (see RTRS_RECONNECT_BACKOFF_MS). The
+ * attempts run in the caller's context.
  *
  * Context: process, sleeps for the whole connect.
  * Return: 0 if connected afterwards, -ENOTCONN if not, -EBUSY if the path
@@ -639,25 +661,30 @@ static void rtrs_path_reconnect_work(struct work_struct *work)
  */
 int rtrs_path_reconnect_now(struct rtrs_path *path)
 {
+	unsigned long deadline;
+	int err;
+
 	if (rtrs_path_change_state(path, RTRS_PATH_RECONNECTING)) {
 		mutex_lock(&path->init_mutex);
 		rtrs_path_teardown(path);
 		mutex_unlock(&path->init_mutex);
 		path->reconnect_attempts = 0;
-		/*
-		 * Give the server the time to drop the instance we closed.
-		 * A sleep, not a delay of the work: the flush below would
-		 * run delayed work at once.
-		 */
 		msleep(RTRS_RECONNECT_BACKOFF_MS);
-		mod_delayed_work(rtrs_wq, &path->reconnect_dwork, 0);
 	} else if (rtrs_path_state(path) == RTRS_PATH_RECONNECTING) {
-		/* the failure's teardown queues the attempt we run below */
+		/* the failure's teardown first; it schedules an attempt */
 		flush_work(&path->err_work);
 	} else {
 		return -EBUSY;
 	}
-	flush_delayed_work(&path->reconnect_dwork);
+	deadline = jiffies + msecs_to_jiffies(RTRS_RECONNECT_SETTLE_MS);
+	for (;;) {
+		/* a scheduled attempt is the one made now */
+		cancel_delayed_work_sync(&path->reconnect_dwork);
+		err = rtrs_path_reconnect_attempt(path);
+		if (err != -ECONNRESET || time_after(jiffies, deadline))
+			break;
+		msleep(RTRS_RECONNECT_BACKOFF_MS);
+	}
 	return rtrs_path_state(path) == RTRS_PATH_CONNECTED ? 0 : -ENOTCONN;
 }
 

@@ -7,7 +7,8 @@
 #   an eighth (tests/vm/guest/fi.sh, _fi_next) until the map makes fewer than n allocations:
 #   each map returns an error (or absorbs the failure and works), leaves no session behind;
 # - add_path of link1's path, same sweep: an error, no path directory left, link0 serves I/O;
-# - sysfs reconnect of link1's path, same sweep: the path connects again;
+# - sysfs reconnect of link1's path, same sweep (the writer makes the attempt, so its
+#   connect's allocations are the ones that fail): the path connects again;
 # - random failures (10 %) while link1 is cut and restored (reconnect work), then off: both
 #   paths connect, data is intact;
 # - our own injection point: 2 % of work request posts fail (debugfs rtrs-client/fail_post)
@@ -26,20 +27,20 @@ run() {
 	fi_run 30 "fi_scope rtrs_client" || fail "could not scope fault injection to rtrs_client"
 
 	step "session open (map) with the n-th allocation of rtrs-client failing"
-	out=$(fi_run 1500 "fi_sweep_map $S $max; rc=\$?; echo injected: \$(fi_count); exit \$rc") ||
+	out=$(fi_run 1500 "fi_sweep_map $S $max; rc=\$?; echo injection reports logged so far: \$(fi_count); exit \$rc") ||
 		{ fi_run 10 fi_off; fail "map sweep: $out"; }
 	note "$out"
 
 	step "map over link0 without injection; add_path sweep"
 	dev=$(vm_run client 180 rnbd_map $S /dev/nullb0 $MP_S0) || fail "clean map failed after the sweep: $dev"
-	out=$(fi_run 1500 "fi_sweep_add_path $S $dev $max; rc=\$?; echo injected: \$(fi_count); exit \$rc") ||
+	out=$(fi_run 1500 "fi_sweep_add_path $S $dev $max; rc=\$?; echo injection reports logged so far: \$(fi_count); exit \$rc") ||
 		{ fi_run 10 fi_off; fail "add_path sweep: $out"; }
 	note "$out"
 
 	step "add link1's path without injection; sysfs reconnect sweep"
 	out=$(fi_run 150 "echo ip:198.18.1.1 > /sys/class/rtrs-client/$S/add_path && wait_for 60 mp_state_is $S 1 connected") ||
 		fail "clean add_path failed: $out"
-	out=$(fi_run 1500 "fi_sweep_reconnect $S $dev $max; rc=\$?; echo injected: \$(fi_count); exit \$rc") ||
+	out=$(fi_run 1500 "fi_sweep_reconnect $S $dev $max; rc=\$?; echo injection reports logged so far: \$(fi_count); exit \$rc") ||
 		{ fi_run 10 fi_off; fail "reconnect sweep: $out"; }
 	note "$out"
 
@@ -49,7 +50,7 @@ run() {
 	bed_sleep 15
 	link_set link1 on || fail "link_set failed"
 	bed_sleep 45
-	fi_run 10 "fi_off; echo injected: \$(fi_count)"
+	fi_run 10 "fi_off; echo injection reports logged so far: \$(fi_count)"
 	out=$(fi_run 400 "wait_for 180 mp_state_is $S 1 connected || { echo 1 > \$(mp_dir $S 1)/reconnect; wait_for 180 mp_state_is $S 1 connected; }; rc=\$?; mp_summary $S; exit \$rc") ||
 		fail "link1's path did not come back after the random failures: $out"
 	note "$out"
@@ -60,7 +61,7 @@ run() {
 	step "post failures (debugfs rtrs-client/fail_post, 2 %) under I/O for 40 s, then off"
 	out=$(fi_run 10 "fi_post 2; echo rc=\$?")
 	[ "$out" != rc=2 ] || fail "no rtrs-client/fail_post in this build (CONFIG_FAULT_INJECTION_DEBUG_FS)"
-	out=$(fi_run 400 "fi_io_loop $dev 40; fi_post 0; echo injected total: \$(fi_count)") ||
+	out=$(fi_run 400 "fi_io_loop $dev 40; fi_post 0; echo injection reports logged in all: \$(fi_count)") ||
 		{ fi_run 10 "fi_post 0"; fail "I/O loop under fail_post: $out"; }
 	note "I/O rounds under fail_post: $(echo $out)"
 	out=$(fi_run 600 "for l in 0 1; do wait_for 180 mp_state_is $S \$l connected ||

@@ -51,7 +51,8 @@ fi_nth() {
 	echo 0 > /proc/self/fail-nth
 	echo "rc=$rc left=$left"
 }
-# fi_count: how many failures were injected so far (the kernel log lines of verbose=1)
+# fi_count: how many injections the kernel logged so far (verbose=1). Fewer than were made:
+# the kernel rate-limits these reports (lib/fault-inject.c); the sweeps count their own.
 fi_count() { dmesg | grep -c 'FAULT_INJECTION: forcing a failure'; }
 
 # ---- sweeps (need mp.sh and lib.sh too); print a summary, rc 1 with a reason on failure ----
