@@ -79,7 +79,15 @@ bed_client_up() { # upstream|ours
 }
 # Unmap every rnbd device (normal, then force) and unload whichever client stack is loaded.
 bed_client_down() {
-	local d m rc=0
+	local d m p rc=0
+	# I/O a timed-out case left running: it holds the device open, and a fio started after the
+	# unmap would create /dev/rnbdN as a regular file, which hides the next map's device node
+	for p in /tmp/*.pid; do
+		[ -e "$p" ] || continue
+		kill "$(cat "$p")" 2>/dev/null && echo "stopped a leftover I/O loop ($p)" >&2
+		rm -f "$p"
+	done
+	pkill -x fio && { echo "killed leftover fio" >&2; wait_for 30 sh -c '! pgrep -x fio'; }
 	for d in /sys/block/rnbd*/rnbd/unmap_device; do
 		[ -e "$d" ] || continue
 		timeout 60 sh -c "echo normal > $d" 2>/dev/null || timeout 60 sh -c "echo force > $d" ||
@@ -88,6 +96,10 @@ bed_client_down() {
 	for m in rnbd_client rtrs_client rtrs_core; do
 		lsmod | grep -q "^$m " || continue
 		timeout 60 rmmod $m || { echo "rmmod $m failed" >&2; rc=1; }
+	done
+	for d in /dev/rnbd*; do
+		[ -e "$d" ] && [ ! -b "$d" ] || continue
+		echo "removed $d: not a block device" >&2; rm -f "$d"; rc=1
 	done
 	return $rc
 }

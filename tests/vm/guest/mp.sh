@@ -32,6 +32,7 @@ mp_fio_start() {
 		while [ ! -e /tmp/$tag.stop ]; do
 			if ! fio --name=$tag --filename=$dev --rw=randwrite --bsrange=512-128k \
 			     --iodepth=16 --ioengine=libaio --direct=1 --size=$size --offset=$off \
+			     --allow_file_create=0 \
 			     --verify=crc32c --verify_fatal=1 --do_verify=1 --randseed=$RANDOM \
 			     > /tmp/$tag.out 2>&1; then
 				cp /tmp/$tag.out /tmp/$tag.failed
