@@ -14,6 +14,7 @@
 
 #include <linux/slab.h>
 #include <linux/inet.h>
+#include <linux/kernfs.h>
 #include <rdma/ib.h>
 
 #include "rtrs-pri.h"
@@ -265,13 +266,26 @@ static ssize_t remove_path_store(struct kobject *kobj,
 				 struct kobj_attribute *attr,
 				 const char *buf, size_t count)
 {
+	struct rtrs_path *path = to_path(kobj);
+	struct rtrs_clt_sess *clt = path->clt;
+	ssize_t ret = count;
+
 	if (!sysfs_streq(buf, "1"))
 		return -EINVAL;
-	/* the directory goes away under us: drop our own file first */
-	if (!sysfs_remove_file_self(kobj, &attr->attr))
-		return -ENODEV;
-	rtrs_clt_remove_path(to_path(kobj));
-	return count;
+	/*
+	 * The directory goes away under us: drop our own file first. From
+	 * then on this write no longer holds the path or its session alive
+	 * (a close may destroy both meanwhile), so take them first.
+	 */
+	kobject_get(kobj);
+	get_device(&clt->dev);
+	if (sysfs_remove_file_self(kobj, &attr->attr))
+		rtrs_clt_remove_path(path);
+	else
+		ret = -ENODEV;
+	kobject_put(kobj);
+	put_device(&clt->dev);
+	return ret;
 }
 
 static ssize_t hca_name_show(struct kobject *kobj,
@@ -529,6 +543,12 @@ void rtrs_path_kobj_init(struct rtrs_path *path)
  * rtrs_path_sysfs_create() - paths/<src>@<dst>/ and its stats/
  * @path: a connected path, so that the source address is the real one
  *
+ * A server may accept the same address pair twice (upstream's refuses
+ * with -EEXIST): the name is checked first, so that kobject_add() does not
+ * dump a stack for it.
+ *
+ * Context: the session's path_op_mutex held, so that two paths cannot
+ * take the same name between the check and the add.
  * Return: 0, -EEXIST if the session has the same path already, -ENOMEM.
  */
 int rtrs_path_sysfs_create(struct rtrs_path *path)
@@ -537,10 +557,18 @@ int rtrs_path_sysfs_create(struct rtrs_path *path)
 		.src = &path->src_addr,
 		.dst = &path->dst_addr,
 	};
+	struct kernfs_node *kn;
 	char name[NAME_MAX];
 	int err;
 
+	lockdep_assert_held(&path->clt->path_op_mutex);
 	rtrs_clt_addr_to_str(&addr, name, sizeof(name));
+	kn = kernfs_find_and_get(path->clt->kobj_paths->sd, name);
+	if (kn) {
+		kernfs_put(kn);
+		rtrs_path_err(path, "path %s exists already\n", name);
+		return -EEXIST;
+	}
 	err = kobject_add(&path->kobj, path->clt->kobj_paths, "%s", name);
 	if (err)
 		return err;

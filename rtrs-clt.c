@@ -349,9 +349,10 @@ int rtrs_clt_failover(struct rtrs_req *req)
  *
  * Context: any; does not sleep.
  * Return: 0 once posted; -EMSGSIZE if the message and header exceed the
- * server's header size or the data exceeds max_io_size; -EINVAL for bad
- * arguments; -ECONNABORTED if no path is connected; -ENOMEM or a post
- * error if every connected path refused it (the caller may retry).
+ * server's header size or the data exceeds max_io_size (or, for every
+ * connected path, that path's); -EINVAL for bad arguments; -ECONNABORTED if
+ * no path is connected; -ENOMEM or a post error if every connected path
+ * refused it (the caller may retry).
  */
 int rtrs_clt_request(int dir, struct rtrs_clt_req_ops *ops,
 		     struct rtrs_clt_sess *clt, struct rtrs_permit *permit,
@@ -359,7 +360,6 @@ int rtrs_clt_request(int dir, struct rtrs_clt_req_ops *ops,
 		     struct scatterlist *sg, unsigned int sg_cnt)
 {
 	struct rtrs_req tmpl = {
-		.ops	  = *ops,
 		.dir	  = dir,
 		.sgl	  = sg,
 		.sg_cnt	  = sg_cnt,
@@ -368,15 +368,22 @@ int rtrs_clt_request(int dir, struct rtrs_clt_req_ops *ops,
 	size_t usr_len = 0, hdr_len, i;
 	int err;
 
-	if ((dir != READ && dir != WRITE) || !permit || !ops->conf_fn ||
-	    (!sg_cnt != !data_len))
+	if ((dir != READ && dir != WRITE) || !permit || !ops || !ops->conf_fn ||
+	    (!sg_cnt != !data_len) || (nr && !vec))
 		return -EINVAL;
-	for (i = 0; i < nr; i++)
+	tmpl.ops = *ops;
+	/* each part is bounded before it is added: the sum cannot wrap */
+	for (i = 0; i < nr; i++) {
+		if (vec[i].iov_len > U16_MAX)
+			return -EMSGSIZE;
 		usr_len += vec[i].iov_len;
+		if (usr_len > U16_MAX)
+			return -EMSGSIZE;
+	}
 	hdr_len = dir == READ ? sizeof(struct rtrs_msg_rdma_read) +
 				(sg_cnt ? sizeof(struct rtrs_sg_desc) : 0) :
 				sizeof(struct rtrs_msg_rdma_write);
-	if (usr_len > U16_MAX || usr_len + hdr_len > clt->max_hdr_size ||
+	if (usr_len + hdr_len > clt->max_hdr_size ||
 	    data_len > clt->max_io_size)
 		return -EMSGSIZE;
 	tmpl.usr_len = usr_len;
@@ -465,22 +472,20 @@ int rtrs_clt_set_limits(struct rtrs_path *path)
 {
 	struct rtrs_clt_sess *clt = path->clt;
 	u32 segs = path->max_pages_per_mr;
-	u32 io = min_t(u32, path->params.max_io_size,
-		       segs * RTRS_MR_PAGE_SIZE);
 
 	mutex_lock(&clt->limits_mutex);
 	if (!clt->queue_depth) {
-		clt->queue_depth = path->params.queue_depth;
-		clt->max_hdr_size = path->params.max_hdr_size;
+		clt->queue_depth = path->queue_depth;
+		clt->max_hdr_size = path->hdr_size;
 		clt->max_segments = segs;
-		clt->max_io_size = io;
-	} else if (path->params.max_hdr_size >= clt->max_hdr_size) {
+		clt->max_io_size = path->max_io;
+	} else if (path->hdr_size >= clt->max_hdr_size) {
 		clt->max_segments = min(clt->max_segments, segs);
-		clt->max_io_size = min(clt->max_io_size, io);
+		clt->max_io_size = min(clt->max_io_size, path->max_io);
 	} else {
 		mutex_unlock(&clt->limits_mutex);
 		rtrs_path_err(path, "header size %u smaller than the session's %u\n",
-			      path->params.max_hdr_size, clt->max_hdr_size);
+			      path->hdr_size, clt->max_hdr_size);
 		return -EINVAL;
 	}
 	mutex_unlock(&clt->limits_mutex);
@@ -605,23 +610,20 @@ unlock:
 
 /**
  * rtrs_clt_remove_path() - close a path and forget it (sysfs remove_path)
- * @path: the path
+ * @path: the path; the caller holds a reference to it and to its session
  *
  * Context: process, may sleep. Return: 0 (also when the session is being
- * closed, which removes the path anyway).
+ * closed, or failed to open, which removes the path anyway).
  */
 int rtrs_clt_remove_path(struct rtrs_path *path)
 {
 	struct rtrs_clt_sess *clt = path->clt;
 
-	/* our file is gone already: nothing else keeps the session alive */
-	get_device(&clt->dev);
 	mutex_lock(&clt->path_op_mutex);
 	/* a closing session destroys its paths itself */
-	if (!clt->closing)
+	if (!clt->closing && !list_empty(&path->entry))
 		rtrs_clt_destroy_path(clt, path);
 	mutex_unlock(&clt->path_op_mutex);
-	put_device(&clt->dev);
 	return 0;
 }
 
@@ -780,6 +782,12 @@ struct rtrs_clt_sess *rtrs_clt_open(struct rtrs_clt_ops *ops,
 		return ERR_PTR(err);
 	}
 
+	/*
+	 * add_path and remove_path are live from rtrs_clt_sysfs_create() on:
+	 * they wait for the open, and a failed open closes the session for
+	 * them before it destroys the paths, as rtrs_clt_close() does
+	 */
+	mutex_lock(&clt->path_op_mutex);
 	for (i = 0; i < path_cnt; i++) {
 		path = rtrs_path_alloc(clt, &paths[i], nr_poll_queues);
 		if (IS_ERR(path)) {
@@ -798,6 +806,7 @@ struct rtrs_clt_sess *rtrs_clt_open(struct rtrs_clt_ops *ops,
 	err = rtrs_clt_alloc_permits(clt);
 	if (err)
 		goto fail;
+	mutex_unlock(&clt->path_op_mutex);
 	rtrs_debugfs_add_sess(clt);
 	mutex_lock(&clt->link_mutex);
 	clt->opened = true;
@@ -805,6 +814,8 @@ struct rtrs_clt_sess *rtrs_clt_open(struct rtrs_clt_ops *ops,
 	return clt;
 
 fail:
+	clt->closing = true;
+	mutex_unlock(&clt->path_op_mutex);
 	rtrs_clt_destroy_paths(clt);
 	rtrs_clt_unlist(clt);
 	put_device(&clt->dev);

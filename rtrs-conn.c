@@ -203,9 +203,9 @@ static void rtrs_con_queue_sizes(struct rtrs_con *con, u32 *send_wr,
 		*send_wr = min_t(u32, limit, RTRS_SERVICE_RX_NUM + 2);
 		*recv_wr = min_t(u32, limit, RTRS_SERVICE_RX_NUM + 1);
 	} else {
-		*send_wr = min_t(u32, limit, 4 * path->params.queue_depth + 2);
+		*send_wr = min_t(u32, limit, 4 * path->queue_depth + 2);
 		/* two receives per request: SEND_WITH_INV and the response */
-		*recv_wr = min_t(u32, limit, 2 * path->params.queue_depth + 1);
+		*recv_wr = min_t(u32, limit, 2 * path->queue_depth + 1);
 	}
 }
 
@@ -287,14 +287,18 @@ static int rtrs_con_create_qp(struct rtrs_con *con)
 	return rtrs_con_alloc_rx(con, recv_wr - 1);
 }
 
-/* Reap a polled CQ unless another thread is at it */
+/*
+ * Reap a polled CQ unless another thread is at it; at most a budget, so a
+ * server flooding the queue cannot keep the caller here (the sweeper and
+ * the user's poll loop come back for the rest)
+ */
 static int rtrs_con_reap(struct rtrs_con *con)
 {
 	int cnt;
 
 	if (!spin_trylock(&con->poll_lock))
 		return 0;
-	cnt = ib_process_cq_direct(con->cq, -1);
+	cnt = ib_process_cq_direct(con->cq, RTRS_POLL_BUDGET);
 	spin_unlock(&con->poll_lock);
 	return cnt;
 }

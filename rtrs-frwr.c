@@ -218,16 +218,14 @@ void rtrs_frwr_restore(struct rtrs_req *req,
 }
 
 /**
- * rtrs_frwr_remote_inv() - account for an invalidation done by the server
+ * rtrs_frwr_is_ours() - does an invalidation by the server name our MR
  * @req: the slot
  * @rkey: the rkey the server's SEND_WITH_INV named
  *
- * Return: true if it was ours, so the MR is free again.
+ * Return: true if @rkey is the key of @req's registered MR: the device has
+ * invalidated it, so it is free again.
  */
-bool rtrs_frwr_remote_inv(struct rtrs_req *req, u32 rkey)
+bool rtrs_frwr_is_ours(const struct rtrs_req *req, u32 rkey)
 {
-	if (!req->mr_valid || rkey != req->mr->rkey)
-		return false;
-	req->mr_valid = false;
-	return true;
+	return req->mr_valid && rkey == req->mr->rkey;
 }

@@ -18,12 +18,24 @@
  * chunk id and an errno, either as an RDMA WRITE WITH IMM (no payload) or,
  * when it rotates chunk rkeys (RTRS_MSG_NEW_RKEY_F), as a SEND WITH IMM
  * carrying the chunk's next rkey. With remote_invalidate, a READ's answer
- * is preceded by a SEND_WITH_INV of our rkey. Every receive is re-posted as
- * it completes.
+ * is preceded by a SEND_WITH_INV of our rkey on the same connection (not
+ * always right before it: a 6.1 server's soft-RoCE may interleave the work
+ * requests of two responses).
+ *
+ * Nothing the server sends is trusted: a response must name a slot in
+ * flight on the connection it came on; an invalidation must name the live
+ * MR of a request in flight on its connection (a stale, replayed or
+ * guessed key is refused, so it never frees an MR the server can still
+ * reach), and that request's response must say it was invalidated; a
+ * response that arrives while its request is still being posted is left
+ * to the poster (enum rtrs_req_posting). A violation fails the path, whose
+ * teardown owns the slots from then on. Every receive is re-posted as it
+ * completes.
  *
  * A slot's state (enum rtrs_req_state) changes only in the completion
- * context of its connection, or in the path teardown once every QP of the
- * path is drained, so a request completes exactly once.
+ * context of its connection, in its poster for a response that came during
+ * the post, or in the path teardown once every QP of the path is drained,
+ * so a request completes exactly once.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -110,15 +122,15 @@ void rtrs_req_cancel(struct rtrs_req *req)
 	rtrs_req_idle(req);
 }
 
-/* The server answered request @req with @status */
-static void rtrs_req_response(struct rtrs_req *req, int status, bool w_inv)
+/*
+ * The server answered request @req with @status; @remote_inv: its
+ * invalidation named @req's MR (checked by the caller)
+ */
+static void rtrs_req_response(struct rtrs_req *req, int status,
+			      bool remote_inv)
 {
-	struct rtrs_con *con = req->con;
-
-	if (w_inv && con->last_inv_valid) {
-		rtrs_frwr_remote_inv(req, con->last_inv_rkey);
-		con->last_inv_valid = false;
-	}
+	if (remote_inv)
+		req->mr_valid = false;
 	if (!req->mr_valid) {
 		rtrs_req_complete(req, status);
 		return;
@@ -177,6 +189,15 @@ static int rtrs_req_write_data(struct rtrs_req *req, struct ib_reg_wr *reg,
 	return 0;
 }
 
+/* Bytes of the rtrs header after the user message */
+static u32 rtrs_req_hdr_len(const struct rtrs_req *req)
+{
+	if (req->dir == WRITE)
+		return sizeof(struct rtrs_msg_rdma_write);
+	return sizeof(struct rtrs_msg_rdma_read) +
+	       (req->data_len ? sizeof(struct rtrs_sg_desc) : 0);
+}
+
 static int rtrs_req_check_len(struct rtrs_req *req)
 {
 	struct scatterlist *sg;
@@ -197,10 +218,15 @@ static int rtrs_req_check_len(struct rtrs_req *req)
  *
  * Context: any; does not sleep. Called under rcu_read_lock() with the path
  * CONNECTED, so the teardown waits for the post to finish.
- * Return: 0 once posted; -EINVAL if the data does not map or its length
- * does not match @req->data_len; -ENOMEM or
- * another error of the DMA mapping or of ib_post_send(). On error the slot
- * is idle again and the user's request untouched.
+ * The limits are those of this path, which may be smaller than the ones
+ * the request was made for: a request failed over from another path, or
+ * one made before this path reconnected to a server with smaller chunks.
+ *
+ * Return: 0 once posted (the request may even be complete already);
+ * -EMSGSIZE if the request does not fit this path's chunks; -EINVAL if the
+ * data does not map or its length does not match @req->data_len; -ENOMEM
+ * or another error of the DMA mapping or of ib_post_send(). On error the
+ * slot is idle again and the user's request untouched.
  */
 int rtrs_req_post(struct rtrs_req *req, struct rtrs_con *con)
 {
@@ -214,8 +240,11 @@ int rtrs_req_post(struct rtrs_req *req, struct rtrs_con *con)
 	struct rtrs_frwr_saved saved;
 	u32 num_sge = 0, hdr_len, offset, imm;
 	u64 raddr = rbuf->addr;
-	int err;
+	int err, answered;
 
+	if (req->data_len > path->max_io ||
+	    req->usr_len + rtrs_req_hdr_len(req) > path->hdr_size)
+		return -EMSGSIZE;
 	req->con = con;
 	reg.wr.opcode = IB_WR_SEND;	/* no registration (yet) */
 	rtrs_frwr_save(req, &saved);
@@ -283,16 +312,29 @@ int rtrs_req_post(struct rtrs_req *req, struct rtrs_con *con)
 				reg.wr.opcode == IB_WR_REG_MR ? &reg : NULL,
 				&wr.wr);
 
-	req->state = RTRS_REQ_POSTED;
 	atomic_inc(&path->inflight);
 	if (con->polled)
 		rtrs_con_polled_get(con);
+	atomic_set(&req->posting, RTRS_POST_BUSY);
+	req->srv_inv = false;
+	/* a response handler that sees POSTED sees both */
+	smp_store_release(&req->state, RTRS_REQ_POSTED);
 	err = rtrs_con_post_send(con, first, &wr.wr, &bad);
+	answered = atomic_xchg(&req->posting, err ? RTRS_POST_FAILED :
+						    RTRS_POST_DONE);
 	if (err) {
+		/* the request never left: whatever answered it lied */
+		if (answered == RTRS_POST_ANSWERED) {
+			rtrs_path_err_rl(path, "response for chunk %u, which was never sent\n",
+					 req->permit->mem_id);
+			rtrs_path_error(path);
+		}
 		rtrs_req_idle(req);
 		rtrs_frwr_restore(req, &saved, first, bad);
 		goto unmap;
 	}
+	if (answered == RTRS_POST_ANSWERED)
+		rtrs_req_response(req, req->status, req->rsp_inv);
 	return 0;
 
 unmap_mr:
@@ -307,34 +349,56 @@ static int rtrs_rx_io_rsp(struct rtrs_con *con, u32 imm, const void *buf,
 			  u32 len)
 {
 	struct rtrs_path *path = con->path;
-	u16 qd = path->params.queue_depth;
+	bool w_inv = rtrs_imm_type(imm) == RTRS_IO_RSP_W_INV_IMM;
 	struct rtrs_req *req;
 	u32 id, rkey;
 	int status, err;
 
-	err = rtrs_io_rsp_parse(rtrs_imm_payload(imm), qd, &id, &status);
+	err = rtrs_io_rsp_parse(rtrs_imm_payload(imm), path->queue_depth, &id,
+				&status);
 	if (err) {
-		rtrs_path_err_rl(path, "response for chunk %u of %u\n",
-				 rtrs_imm_payload(imm) & RTRS_IO_RSP_ID_MASK, qd);
+		rtrs_path_err_rl(path, "response for chunk %u of %u\n", id,
+				 path->queue_depth);
 		return err;
+	}
+	req = &path->reqs[id];
+	/* pairs with the poster's smp_store_release() */
+	if (smp_load_acquire(&req->state) != RTRS_REQ_POSTED ||
+	    req->con != con) {
+		rtrs_path_err_rl(path, "response for chunk %u, not in flight on connection %u\n",
+				 id, con->cid);
+		return -EPROTO;
+	}
+	if (w_inv != req->srv_inv) {
+		rtrs_path_err_rl(path, "response for chunk %u: %s\n", id,
+				 w_inv ? "says invalidated, but no invalidation came" :
+					 "invalidated, but the response does not say so");
+		return -EPROTO;
 	}
 	if (buf) {
 		if (!(path->params.flags & RTRS_MSG_NEW_RKEY_F) ||
-		    rtrs_rkey_rsp_parse(buf, len, qd, id, &rkey)) {
+		    rtrs_rkey_rsp_parse(buf, len, path->queue_depth, id,
+					&rkey)) {
 			rtrs_path_err_rl(path, "bad rkey response for chunk %u\n",
 					 id);
 			return -EPROTO;
 		}
 		path->rbufs[id].rkey = rkey;
 	}
-	req = &path->reqs[id];
-	if (req->state != RTRS_REQ_POSTED || req->con != con) {
-		rtrs_path_err_rl(path, "response for chunk %u, not in flight on connection %u\n",
-				 id, con->cid);
+	req->status = status;
+	req->rsp_inv = w_inv;
+	switch (atomic_cmpxchg(&req->posting, RTRS_POST_BUSY,
+			       RTRS_POST_ANSWERED)) {
+	case RTRS_POST_BUSY:
+		return 0;	/* the poster completes it when its post returns */
+	case RTRS_POST_DONE:
+		break;
+	default:
+		rtrs_path_err_rl(path, "response for chunk %u: not sent, or answered\n",
+				 id);
 		return -EPROTO;
 	}
-	rtrs_req_response(req, status,
-			  rtrs_imm_type(imm) == RTRS_IO_RSP_W_INV_IMM);
+	rtrs_req_response(req, status, w_inv);
 	return 0;
 }
 
@@ -358,6 +422,27 @@ static int rtrs_rx_imm(struct rtrs_con *con, u32 imm, const void *buf,
 	}
 }
 
+/*
+ * The server invalidated @rkey (the device has done it by now). Only the
+ * live MR of a request in flight on @con may be named, once: then that
+ * request's response completes it without a LOCAL_INV.
+ */
+static int rtrs_rx_inv(struct rtrs_con *con, u32 rkey, u32 len)
+{
+	struct rtrs_path *path = con->path;
+	struct rtrs_req *req = xa_load(&path->mr_slots, rkey >> 8);
+
+	/* smp_load_acquire(): pairs with the poster's store of POSTED */
+	if (len || !req || smp_load_acquire(&req->state) != RTRS_REQ_POSTED ||
+	    req->con != con || req->srv_inv || !rtrs_frwr_is_ours(req, rkey)) {
+		rtrs_path_err_rl(path, "stray invalidation of %#x (%u B) on connection %u\n",
+				 rkey, len, con->cid);
+		return -EPROTO;
+	}
+	req->srv_inv = true;
+	return 0;
+}
+
 static int rtrs_rx_dispatch(struct rtrs_rx *rx, struct ib_wc *wc)
 {
 	struct rtrs_con *con = rx->con;
@@ -366,11 +451,9 @@ static int rtrs_rx_dispatch(struct rtrs_rx *rx, struct ib_wc *wc)
 	case IB_WC_RECV_RDMA_WITH_IMM:
 		return rtrs_rx_imm(con, be32_to_cpu(wc->ex.imm_data), NULL, 0);
 	case IB_WC_RECV:
-		if (wc->wc_flags & IB_WC_WITH_INVALIDATE) {
-			con->last_inv_rkey = wc->ex.invalidate_rkey;
-			con->last_inv_valid = true;
-			return 0;
-		}
+		if (wc->wc_flags & IB_WC_WITH_INVALIDATE)
+			return rtrs_rx_inv(con, wc->ex.invalidate_rkey,
+					   wc->byte_len);
 		if (wc->wc_flags & IB_WC_WITH_IMM)
 			return rtrs_rx_imm(con, be32_to_cpu(wc->ex.imm_data),
 					   rtrs_rx_buf(rx), wc->byte_len);
@@ -426,7 +509,7 @@ void rtrs_path_fail_reqs(struct rtrs_path *path)
 
 	if (!path->reqs)
 		return;
-	for (i = 0; i < path->params.queue_depth; i++) {
+	for (i = 0; i < path->queue_depth; i++) {
 		struct rtrs_req *req = &path->reqs[i];
 		struct rtrs_clt_req_ops ops;
 		int err;

@@ -80,8 +80,6 @@ bool rtrs_path_change_state(struct rtrs_path *path,
 	if (changed)
 		path->state = new_state;
 	spin_unlock_irqrestore(&path->state_lock, flags);
-	if (changed)
-		wake_up_all(&path->state_wq);
 	return changed;
 }
 
@@ -214,31 +212,32 @@ void rtrs_path_hb_ack(struct rtrs_path *path)
 
 /* ------------------------------------------------------------ connect */
 
+/* Free what rtrs_path_alloc_reqs() allocated, from any point of it */
 static void rtrs_path_free_reqs(struct rtrs_path *path)
 {
 	u32 i;
 
+	kvfree(path->rbufs);
+	path->rbufs = NULL;
 	if (!path->reqs)
 		return;
-	for (i = 0; i < path->params.queue_depth; i++) {
+	for (i = 0; i < path->queue_depth; i++) {
 		struct rtrs_req *req = &path->reqs[i];
 
 		rtrs_frwr_release(req);
 		if (req->hdr_dma)
 			ib_dma_unmap_single(path->ib_dev, req->hdr_dma,
-					    path->params.max_hdr_size,
-					    DMA_TO_DEVICE);
+					    path->hdr_size, DMA_TO_DEVICE);
 		kfree(req->hdr);
 	}
 	kvfree(path->reqs);
 	path->reqs = NULL;
-	kvfree(path->rbufs);
-	path->rbufs = NULL;
+	xa_destroy(&path->mr_slots);
 }
 
 static int rtrs_path_alloc_reqs(struct rtrs_path *path)
 {
-	u32 i, qd = path->params.queue_depth;
+	u32 i, qd = path->queue_depth;
 	int err;
 
 	path->rbufs = kvcalloc(qd, sizeof(*path->rbufs), GFP_KERNEL);
@@ -251,11 +250,10 @@ static int rtrs_path_alloc_reqs(struct rtrs_path *path)
 
 		req->path = path;
 		rtrs_req_init_cqes(req);
-		req->hdr = kmalloc(path->params.max_hdr_size, GFP_KERNEL);
+		req->hdr = kmalloc(path->hdr_size, GFP_KERNEL);
 		if (!req->hdr)
 			return -ENOMEM;
-		dma = ib_dma_map_single(path->ib_dev, req->hdr,
-					path->params.max_hdr_size,
+		dma = ib_dma_map_single(path->ib_dev, req->hdr, path->hdr_size,
 					DMA_TO_DEVICE);
 		if (ib_dma_mapping_error(path->ib_dev, dma))
 			return -ENOMEM;
@@ -263,25 +261,37 @@ static int rtrs_path_alloc_reqs(struct rtrs_path *path)
 		err = rtrs_frwr_init(req, path->pd, path->max_pages_per_mr);
 		if (err)
 			return err;
+		err = xa_insert(&path->mr_slots, req->mr->rkey >> 8, req,
+				GFP_KERNEL);
+		if (err)
+			return err;
 	}
 	return 0;
 }
 
-/* What connection 0's accept told us; all connects of a session agree */
+/*
+ * What connection 0's accept told us, within what we are willing to use;
+ * all connects of a session agree on the queue depth: the permits are made
+ * from it.
+ */
 static int rtrs_path_take_params(struct rtrs_path *path)
 {
 	struct rtrs_con *con = path->cons[0];
 	struct rtrs_conn_params *p = &con->rsp;
 	struct rtrs_clt_sess *clt = path->clt;
+	u32 qd = min_t(u32, p->queue_depth, RTRS_CLT_MAX_QUEUE_DEPTH);
 
-	if (clt->queue_depth && p->queue_depth != clt->queue_depth) {
+	if (clt->queue_depth && qd != clt->queue_depth) {
 		rtrs_path_err(path, "server queue depth %u, session has %u\n",
 			      p->queue_depth, clt->queue_depth);
 		return -EINVAL;
 	}
 	path->params = *p;
-	path->signal_interval = min_t(u32, p->queue_depth,
-				      RTRS_SERVICE_QUEUE_DEPTH);
+	path->queue_depth = qd;
+	path->hdr_size = min_t(u32, p->max_hdr_size, RTRS_CLT_MAX_HDR_SIZE);
+	path->max_io = min_t(u32, p->max_io_size,
+			     path->max_pages_per_mr * RTRS_MR_PAGE_SIZE);
+	path->signal_interval = min_t(u32, qd, RTRS_SERVICE_QUEUE_DEPTH);
 	/* the real source address, for sysfs and for the server's checks */
 	memcpy(&path->src_addr, &con->cm_id->route.addr.src_addr,
 	       sizeof(path->src_addr));
@@ -297,14 +307,22 @@ static void rtrs_path_info_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 
 	if (wc->status != IB_WC_SUCCESS) {
 		path->info_err = -ECONNRESET;
+	} else if (wc->opcode != IB_WC_RECV ||
+		   (wc->wc_flags & (IB_WC_WITH_IMM | IB_WC_WITH_INVALIDATE))) {
+		/* the first receive on connection 0 must be a plain SEND */
+		rtrs_path_err(path, "info response expected, got opcode %d flags %#x\n",
+			      wc->opcode, wc->wc_flags);
+		path->info_err = -EPROTO;
 	} else {
 		ib_dma_sync_single_for_cpu(path->ib_dev, path->info_rsp_dma,
 					   path->info_rsp_len, DMA_FROM_DEVICE);
 		atomic_set(&path->hb_missed, 0);
 		path->info_err = rtrs_info_rsp_parse(path->info_rsp,
-						     wc->byte_len,
+						     min_t(u32, wc->byte_len,
+							   path->info_rsp_len),
 						     &path->params,
-						     path->rbufs);
+						     path->rbufs,
+						     path->queue_depth);
 		if (path->info_err)
 			rtrs_path_err(path, "bad info response (%u bytes)\n",
 				      wc->byte_len);
@@ -755,6 +773,7 @@ struct rtrs_path *rtrs_path_alloc(struct rtrs_clt_sess *clt,
 	}
 	path->clt = clt;
 	INIT_LIST_HEAD(&path->entry);
+	xa_init(&path->mr_slots);
 	memcpy(&path->dst_addr, addr->dst, sizeof(path->dst_addr));
 	if (addr->src) {
 		memcpy(&path->src_addr, addr->src, sizeof(path->src_addr));
@@ -765,7 +784,6 @@ struct rtrs_path *rtrs_path_alloc(struct rtrs_clt_sess *clt,
 	path->con_num = path->irq_con_num + nr_poll_queues;
 	path->state = RTRS_PATH_CONNECTING;
 	spin_lock_init(&path->state_lock);
-	init_waitqueue_head(&path->state_wq);
 	mutex_init(&path->init_mutex);
 	init_completion(&path->info_done);
 	path->hb_cqe.done = rtrs_path_hb_done;

@@ -32,6 +32,7 @@
 #include <linux/mutex.h>
 #include <linux/sbitmap.h>
 #include <linux/workqueue.h>
+#include <linux/xarray.h>
 #include <linux/percpu.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_cm.h>
@@ -53,6 +54,18 @@
 #define RTRS_POLL_HINT_MS		100
 /* A polled queue nobody polled for this long is reaped by its sweeper */
 #define RTRS_POLL_SWEEP_MS		4
+/* Completions one direct poll reaps at most, so a flood cannot hold a CPU */
+#define RTRS_POLL_BUDGET		256
+/*
+ * What a server can make a path allocate is bounded by what we use, not by
+ * what it offers: at most this many request slots (a server may offer up
+ * to 65535 chunks; upstream's default is 512), and header buffers of at
+ * most this size (upstream's server asks for PAGE_SIZE; rnbd's messages
+ * take a few hundred bytes). A path then holds at most 1024 MRs and 4 MiB
+ * of headers, instead of 65535 MRs and 256 MiB.
+ */
+#define RTRS_CLT_MAX_QUEUE_DEPTH	1024
+#define RTRS_CLT_MAX_HDR_SIZE		SZ_4K
 
 enum rtrs_path_state {
 	RTRS_PATH_CONNECTING,
@@ -81,6 +94,18 @@ struct rtrs_permit {
 	enum rtrs_clt_con_type	con_type;
 };
 
+/*
+ * Where the poster of a request slot is; arbitrates with a response that
+ * arrives while ib_post_send() has not returned yet (a forged one, or a
+ * real one on a fast peer), so that exactly one side finishes the request
+ */
+enum rtrs_req_posting {
+	RTRS_POST_DONE,		/* posted: responses are handled as they come */
+	RTRS_POST_BUSY,		/* in ib_post_send() */
+	RTRS_POST_ANSWERED,	/* a response came meanwhile: the poster does it */
+	RTRS_POST_FAILED,	/* the post failed: any response was forged */
+};
+
 /* What a request slot is waiting for */
 enum rtrs_req_state {
 	RTRS_REQ_IDLE,
@@ -95,8 +120,13 @@ enum rtrs_req_state {
  * @permit: the permit of the request in flight
  * @ops: the user's completion
  * @state: see enum rtrs_req_state; changed only in the completion context
- *	of @con, or by the path teardown once every QP is drained
+ *	of @con, by the poster for a response that came during its post
+ *	(@posting), or by the path teardown once every QP is drained
+ * @posting: enum rtrs_req_posting
  * @status: the server's answer, kept while the MR is being invalidated
+ * @rsp_inv: the answer said the server invalidated @mr (IO_RSP_W_INV)
+ * @srv_inv: a SEND_WITH_INV naming @mr's current key came while the
+ *	request was in flight on @con: the device has invalidated it
  * @dir: READ or WRITE
  * @mr: fast-registration MR for the data
  * @mr_valid: @mr holds a registration that nobody has invalidated yet
@@ -118,7 +148,10 @@ struct rtrs_req {
 	struct rtrs_permit	*permit;
 	struct rtrs_clt_req_ops	ops;
 	enum rtrs_req_state	state;
+	atomic_t		posting;
 	int			status;
+	bool			rsp_inv;
+	bool			srv_inv;
 	int			dir;
 	struct ib_mr		*mr;
 	bool			mr_valid;
@@ -170,9 +203,6 @@ struct rtrs_rx {
  * @rx_dma: bus address of @rx_buf
  * @info_rx: the larger receive that takes the info response (connection 0)
  * @wr_cnt: sends posted, to signal one in @signal_interval
- * @last_inv_rkey: rkey named by the last remote invalidation seen on @cq;
- *	checked when the server says it invalidated a request's MR
- * @last_inv_valid: @last_inv_rkey is not consumed yet
  */
 struct rtrs_con {
 	struct rtrs_path	*path;
@@ -196,8 +226,6 @@ struct rtrs_con {
 	void			*rx_buf;
 	u64			rx_dma;
 	atomic_t		wr_cnt;
-	u32			last_inv_rkey;
-	bool			last_inv_valid;
 };
 
 /*
@@ -234,7 +262,6 @@ struct rtrs_path_stats {
  * @uuid: identifies the path to the server across reconnects
  * @state: enum rtrs_path_state, under @state_lock
  * @state_lock: protects @state
- * @state_wq: woken on every state change
  * @init_mutex: one connect or teardown at a time
  * @ib_dev: the device all connections are on
  * @pd: protection domain of this path alone, so that no other path's QP
@@ -245,11 +272,20 @@ struct rtrs_path_stats {
  * @irq_con_num: connection 0 and the interrupt-driven I/O connections
  * @cons: the connections
  * @params: what the server accepted with (from connection 0)
+ * @queue_depth: request slots and chunks this path uses: the server's
+ *	queue depth, at most %RTRS_CLT_MAX_QUEUE_DEPTH
+ * @hdr_size: bytes of each slot's header buffer: the server's
+ *	max_hdr_size, at most %RTRS_CLT_MAX_HDR_SIZE
+ * @max_io: data bytes of one request on this path: the server's
+ *	max_io_size, at most what one MR maps
  * @signal_interval: signal one send in this many
  * @max_pages_per_mr: pages one request MR maps
  * @max_send_sge: SGEs one send may carry on the I/O connections
- * @reqs: @params.queue_depth request slots
- * @rbufs: the server's chunk table
+ * @reqs: @queue_depth request slots
+ * @mr_slots: the slots by their MR's key index (the rkey without its low
+ *	8 bits, which are ours to change): finds the request a server's
+ *	invalidation names
+ * @rbufs: the server's chunk table, its first @queue_depth entries
  * @recon_cnt: connects of this path so far, sent in every conn_req
  * @first_conn: may create the session on the server
  * @hb_dwork: heartbeat tick
@@ -277,7 +313,6 @@ struct rtrs_path_stats {
 struct rtrs_path {
 	struct rtrs_clt_sess	*clt;
 	struct list_head	entry;
-	struct rcu_head		rcu;
 	struct kobject		kobj;
 	struct kobject		kobj_stats;
 	bool			sysfs_added;
@@ -287,7 +322,6 @@ struct rtrs_path {
 	uuid_t			uuid;
 	enum rtrs_path_state	state;
 	spinlock_t		state_lock; /* guards state */
-	wait_queue_head_t	state_wq;
 	struct mutex		init_mutex; /* connect vs teardown */
 	struct ib_device	*ib_dev;
 	struct ib_pd		*pd;
@@ -297,10 +331,14 @@ struct rtrs_path {
 	unsigned int		irq_con_num;
 	struct rtrs_con		**cons;
 	struct rtrs_conn_params	params;
+	u32			queue_depth;
+	u32			hdr_size;
+	u32			max_io;
 	u32			signal_interval;
 	u32			max_pages_per_mr;
 	u32			max_send_sge;
 	struct rtrs_req		*reqs;
+	struct xarray		mr_slots;
 	struct rtrs_rbuf	*rbufs;
 	u16			recon_cnt;
 	bool			first_conn;
@@ -455,7 +493,7 @@ void rtrs_frwr_restore(struct rtrs_req *req,
 		       const struct rtrs_frwr_saved *saved,
 		       const struct ib_send_wr *first,
 		       const struct ib_send_wr *bad);
-bool rtrs_frwr_remote_inv(struct rtrs_req *req, u32 rkey);
+bool rtrs_frwr_is_ours(const struct rtrs_req *req, u32 rkey);
 
 /* rtrs-conn.c: one connection's CM, QP, CQ and receives */
 struct rtrs_con *rtrs_con_create(struct rtrs_path *path, unsigned int cid);
@@ -488,7 +526,6 @@ enum rtrs_path_state rtrs_path_state(struct rtrs_path *path);
 int rtrs_path_reconnect_now(struct rtrs_path *path);
 void rtrs_path_hb_rx(struct rtrs_path *path);
 void rtrs_path_hb_ack(struct rtrs_path *path);
-void rtrs_path_info_rx(struct rtrs_con *con, struct ib_wc *wc);
 extern struct workqueue_struct *rtrs_wq;
 
 /* rtrs-io.c: requests on the wire and their completions */

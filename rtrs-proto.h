@@ -49,6 +49,12 @@ struct rtrs_addr;
 /* Session names are sent in a NAME_MAX (255) byte field, NUL included */
 #define RTRS_SESSNAME_SIZE	255
 
+/*
+ * The largest errno user space knows (EHWPOISON); a server's errno beyond
+ * it reaches nobody (rtrs_peer_errno())
+ */
+#define RTRS_ERRNO_MAX		133
+
 /* The io response immediate: 9 bits of |errno|, 19 bits of chunk id */
 #define RTRS_IO_RSP_ID_BITS	19
 #define RTRS_IO_RSP_ID_MASK	((1U << RTRS_IO_RSP_ID_BITS) - 1)
@@ -196,6 +202,7 @@ static inline u32 rtrs_bits_for(u32 n)
 
 /* ---------------------------------------------------------- rtrs.c */
 
+int rtrs_peer_errno(int err);
 int rtrs_check_limits(u32 queue_depth, u32 chunk_size);
 void rtrs_conn_req_init(struct rtrs_msg_conn_req *req, u16 cid, u16 cid_num,
 			u16 recon_cnt, const uuid_t *path_uuid,
@@ -206,7 +213,7 @@ int rtrs_conn_rej_errno(const void *data, size_t len);
 int rtrs_info_req_init(struct rtrs_msg_info_req *req, const char *sessname);
 int rtrs_info_rsp_parse(const void *data, size_t len,
 			const struct rtrs_conn_params *p,
-			struct rtrs_rbuf *rbufs);
+			struct rtrs_rbuf *rbufs, u32 nr);
 int rtrs_rkey_rsp_parse(const void *data, size_t len, u16 queue_depth,
 			u32 imm_buf_id, u32 *rkey);
 int rtrs_io_req_imm(u32 buf_id, u32 offset, const struct rtrs_conn_params *p,

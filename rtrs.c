@@ -55,6 +55,27 @@ int rtrs_check_limits(u32 queue_depth, u32 chunk_size)
 }
 
 /**
+ * rtrs_peer_errno() - an errno the server sent, made safe for our callers
+ * @err: the value as the server sent it (negative for an error)
+ *
+ * Our callers pass errnos on to their users and to user space, where only
+ * -1..-%RTRS_ERRNO_MAX mean anything. A server may send any 16-bit (or, in
+ * an I/O response, 9-bit) value: -512 would leak -ERESTARTSYS to user
+ * space, -529 (-EIOCBQUEUED) returned from a sysfs write trips a BUG_ON in
+ * the VFS, and anything below -4095 is not even IS_ERR() as a pointer.
+ *
+ * Context: any context.
+ * Return: @err if it is in -1..-%RTRS_ERRNO_MAX, else -EPROTO (also for 0
+ * and positive values: the caller asked because it expected an error).
+ */
+int rtrs_peer_errno(int err)
+{
+	if (err < 0 && err >= -RTRS_ERRNO_MAX)
+		return err;
+	return -EPROTO;
+}
+
+/**
  * rtrs_conn_req_init() - build the CM private data of a connect request
  * @req: the 56 bytes to fill
  * @cid: index of this connection in its path (0 is the service connection)
@@ -102,7 +123,8 @@ void rtrs_conn_req_init(struct rtrs_msg_conn_req *req, u16 cid, u16 cid_num,
  *   chunk_size = max_io_size + max_hdr_size;
  * * -ECONNRESET - @len is shorter than struct rtrs_msg_conn_rsp, the magic is
  *   wrong or the major version differs;
- * * a negative errno - the errno field holds this (negative, 16-bit) value;
+ * * a negative errno - the errno field holds this value, in -1..-133
+ *   (rtrs_peer_errno(); -EPROTO for any other negative value);
  * * -EPROTO - the errno field is positive, or a limit is unusable:
  *   queue_depth 0, max_hdr_size below a read header with one descriptor or
  *   above 64 KiB, max_io_size 0, max_io_size + max_hdr_size overflows 32 bits,
@@ -124,10 +146,8 @@ int rtrs_conn_rsp_parse(const void *data, size_t len,
 		return -ECONNRESET;
 
 	err = (s16)le16_to_cpu(rsp->errno);
-	if (err < 0)
-		return err;
-	if (err > 0)
-		return -EPROTO;
+	if (err)
+		return rtrs_peer_errno(err);
 
 	qd = le16_to_cpu(rsp->queue_depth);
 	io_size = le32_to_cpu(rsp->max_io_size);
@@ -165,8 +185,9 @@ int rtrs_conn_rsp_parse(const void *data, size_t len,
  * or positive value is not returned as an error code.
  *
  * Context: any context.
- * Return: the negative errno of the server, or -ECONNRESET if @data is
- * missing, shorter than 6 bytes, has a wrong magic or holds no negative errno.
+ * Return: the negative errno of the server if it is in -1..-133, -EPROTO
+ * for any other negative value, or -ECONNRESET if @data is missing, shorter
+ * than 6 bytes, has a wrong magic or holds no negative errno.
  */
 int rtrs_conn_rej_errno(const void *data, size_t len)
 {
@@ -178,7 +199,7 @@ int rtrs_conn_rej_errno(const void *data, size_t len)
 	if (le16_to_cpu(rsp->magic) != RTRS_MAGIC)
 		return -ECONNRESET;
 	err = (s16)le16_to_cpu(rsp->errno);
-	return err < 0 ? err : -ECONNRESET;
+	return err < 0 ? rtrs_peer_errno(err) : -ECONNRESET;
 }
 
 /**
@@ -211,33 +232,36 @@ int rtrs_info_req_init(struct rtrs_msg_info_req *req, const char *sessname)
  * @data: the received info response
  * @len: bytes received
  * @p: limits from rtrs_conn_rsp_parse(); queue_depth and chunk_size are used
- * @rbufs: array of @p->queue_depth entries, filled with one (address, rkey)
- *	per chunk, in order
+ * @rbufs: array of @nr entries, filled with one (address, rkey) per chunk,
+ *	in order
+ * @nr: chunks the client uses: the first @nr of the server's, 1..queue_depth
  *
  * Each descriptor covers len / chunk_size consecutive chunks of one MR. The
  * descriptors together must cover exactly queue_depth chunks. Unlike
  * upstream's client, queue_depth need not be a multiple of sg_cnt: a server
  * that packs chunks into as few MRs as the device allows can send a last
- * descriptor with fewer chunks than the others. No entry past
- * @rbufs[@p->queue_depth - 1] is ever written.
+ * descriptor with fewer chunks than the others. The whole table is
+ * checked even when the client uses fewer chunks than the server has; no
+ * entry past @rbufs[@nr - 1] is ever written.
  *
  * Context: any context.
  * Return: 0 on success; -EPROTO if the message is shorter than its header or
  * than its sg_cnt descriptors, is not an info response, has no descriptor, a
  * descriptor length that is 0 or not a multiple of chunk_size, covers more or
  * fewer than queue_depth chunks, or describes a chunk address that does not
- * fit 64 bits (also if @p has queue_depth or chunk_size 0). On error the
+ * fit 64 bits (also if @p has queue_depth or chunk_size 0, or @nr is 0 or
+ * above queue_depth). On error the
  * contents of @rbufs are unspecified.
  */
 int rtrs_info_rsp_parse(const void *data, size_t len,
 			const struct rtrs_conn_params *p,
-			struct rtrs_rbuf *rbufs)
+			struct rtrs_rbuf *rbufs, u32 nr)
 {
 	const struct rtrs_msg_info_rsp *rsp = data;
 	u32 qd = p->queue_depth, chunk = p->chunk_size;
 	u32 i = 0, sgi, sg_cnt;
 
-	if (!data || len < sizeof(*rsp) || !qd || !chunk)
+	if (!data || len < sizeof(*rsp) || !qd || !chunk || !nr || nr > qd)
 		return -EPROTO;
 	if (le16_to_cpu(rsp->type) != RTRS_MSG_INFO_RSP)
 		return -EPROTO;
@@ -262,10 +286,11 @@ int rtrs_info_rsp_parse(const void *data, size_t len,
 		/* the last chunk's address must not wrap around */
 		if ((u64)(n - 1) * chunk > U64_MAX - addr)
 			return -EPROTO;
-		for (k = 0; k < n; k++, i++) {
-			rbufs[i].addr = addr + (u64)k * chunk;
-			rbufs[i].rkey = key;
+		for (k = 0; k < n && i + k < nr; k++) {
+			rbufs[i + k].addr = addr + (u64)k * chunk;
+			rbufs[i + k].rkey = key;
 		}
+		i += n;
 	}
 	if (i != qd)
 		return -EPROTO;
@@ -337,7 +362,8 @@ int rtrs_io_req_imm(u32 buf_id, u32 offset, const struct rtrs_conn_params *p,
  * @payload: the low 28 bits of the immediate
  * @queue_depth: number of chunks of the session
  * @buf_id: set to the chunk id
- * @err: set to the status of the request: 0 or -(1..511)
+ * @err: set to the status of the request: 0, an errno in -1..-133, or
+ *	-EPROTO for any other value the server sent (rtrs_peer_errno())
  *
  * @buf_id and @err are set even when the id is out of range, so the caller
  * can log them.
@@ -347,8 +373,10 @@ int rtrs_io_req_imm(u32 buf_id, u32 offset, const struct rtrs_conn_params *p,
  */
 int rtrs_io_rsp_parse(u32 payload, u16 queue_depth, u32 *buf_id, int *err)
 {
+	u32 e = (payload >> RTRS_IO_RSP_ID_BITS) & RTRS_IO_RSP_ERR_MASK;
+
 	*buf_id = payload & RTRS_IO_RSP_ID_MASK;
-	*err = -(int)((payload >> RTRS_IO_RSP_ID_BITS) & RTRS_IO_RSP_ERR_MASK);
+	*err = e ? rtrs_peer_errno(-(int)e) : 0;
 	return *buf_id < queue_depth ? 0 : -EPROTO;
 }
 

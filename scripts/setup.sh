@@ -10,7 +10,7 @@
 # BED_STOCK_QEMU=1 keeps bookworm's QEMU and adds no source.
 set -u
 PKGS=(linux-image-amd64 linux-headers-amd64 linux-image-6.12-amd64 linux-headers-6.12-amd64
-      qemu-system-x86 busybox-static rdma-core ibverbs-utils fio perftest sparse dkms nvme-cli
+      qemu-system-x86 busybox-static rdma-core ibverbs-utils libibverbs-dev librdmacm-dev fio perftest sparse dkms nvme-cli
       procps xz-utils zstd cpio kmod iproute2 bc flex bison libelf-dev libssl-dev python3 gcc make)
 export DEBIAN_FRONTEND=noninteractive
 

@@ -163,8 +163,16 @@ static void test_io_rsp(void)
 	CHECK_EQ(rtrs_io_rsp_parse((5U << 19) | 17, 512, &id, &err), 0);
 	CHECK_EQ(id, 17);
 	CHECK_EQ(err, -EIO);
+	/* the last errno user space knows passes; the next one does not */
+	CHECK_EQ(rtrs_io_rsp_parse((133U << 19) | 3, 512, &id, &err), 0);
+	CHECK_EQ(err, -133);
+	CHECK_EQ(rtrs_io_rsp_parse((134U << 19) | 3, 512, &id, &err), 0);
+	CHECK_EQ(err, -EPROTO);
+	/* -ERESTARTSYS must never reach a user */
+	CHECK_EQ(rtrs_io_rsp_parse((512U << 19) | 3, 512, &id, &err), 0);
+	CHECK_EQ(err, 0);	/* 9 bits: 512 wraps to 0 in the immediate */
 	CHECK_EQ(rtrs_io_rsp_parse((511U << 19) | 511, 512, &id, &err), 0);
-	CHECK_EQ(err, -511);
+	CHECK_EQ(err, -EPROTO);
 	CHECK_EQ(id, 511);
 	CHECK_EQ(rtrs_io_rsp_parse(512, 512, &id, &err), -EPROTO);
 	CHECK_EQ(id, 512);
@@ -191,10 +199,12 @@ static void test_io_rsp(void)
 			for (k = 0; k < ARRAY_SIZE(ids); k++) {
 				u32 pl = (e << 19) | ids[k];
 				int want = ids[k] < qds[i] ? 0 : -EPROTO;
+				int werr = e <= RTRS_ERRNO_MAX ? -(int)e :
+								 -EPROTO;
 
 				ok &= rtrs_io_rsp_parse(pl, qds[i], &id,
 							&err) == want;
-				ok &= id == ids[k] && err == -(int)e;
+				ok &= id == ids[k] && err == werr;
 			}
 		}
 	}

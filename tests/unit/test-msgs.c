@@ -183,13 +183,34 @@ static void test_conn_rsp(void)
 	CHECK_EQ(parse_rsp_with(2, 2, 0x0201), 0);	/* minor ignored */
 	CHECK_EQ(parse_rsp_with(2, 2, 0x02ff), 0);
 
-	/* errno: negative is passed on, positive is a protocol error */
+	/*
+	 * errno: -1..-133 is passed on; any other value is a protocol error,
+	 * so that no kernel-internal errno (-512 ERESTARTSYS, -529
+	 * EIOCBQUEUED) or non-IS_ERR() value (-30000) reaches a caller
+	 */
 	CHECK_EQ(parse_rsp_with(4, 2, (u16)-ENXIO), -ENXIO);
 	CHECK_EQ(parse_rsp_with(4, 2, (u16)-ECONNRESET), -ECONNRESET);
 	CHECK_EQ(parse_rsp_with(4, 2, (u16)-EBUSY), -EBUSY);
-	CHECK_EQ(parse_rsp_with(4, 2, 0x8000), -32768);
+	CHECK_EQ(parse_rsp_with(4, 2, (u16)-1), -1);
+	CHECK_EQ(parse_rsp_with(4, 2, (u16)-133), -133);
+	CHECK_EQ(parse_rsp_with(4, 2, (u16)-134), -EPROTO);
+	CHECK_EQ(parse_rsp_with(4, 2, (u16)-512), -EPROTO);
+	CHECK_EQ(parse_rsp_with(4, 2, (u16)-529), -EPROTO);
+	CHECK_EQ(parse_rsp_with(4, 2, (u16)-30000), -EPROTO);
+	CHECK_EQ(parse_rsp_with(4, 2, 0x8000), -EPROTO);
 	CHECK_EQ(parse_rsp_with(4, 2, 5), -EPROTO);
 	CHECK_EQ(parse_rsp_with(4, 2, 0x7fff), -EPROTO);
+	{
+		/* every 16-bit value: never outside -1..-133 or 0 */
+		int v, ok = 1;
+
+		for (v = 0; v <= 0xffff; v++) {
+			int r = parse_rsp_with(4, 2, (u16)v);
+
+			ok &= r == 0 || (r < 0 && r >= -RTRS_ERRNO_MAX);
+		}
+		CHECK(ok);
+	}
 
 	/* queue depth */
 	CHECK_EQ(parse_rsp_with(6, 2, 0), -EPROTO);
@@ -251,7 +272,15 @@ static void test_conn_rej(void)
 	put16(u.b + 4, 0xffff);
 	CHECK_EQ(rtrs_conn_rej_errno(u.b, 56), -1);
 	put16(u.b + 4, 0x8000);
-	CHECK_EQ(rtrs_conn_rej_errno(u.b, 56), -32768);
+	CHECK_EQ(rtrs_conn_rej_errno(u.b, 56), -EPROTO);
+	put16(u.b + 4, (u16)-133);
+	CHECK_EQ(rtrs_conn_rej_errno(u.b, 56), -133);
+	put16(u.b + 4, (u16)-134);
+	CHECK_EQ(rtrs_conn_rej_errno(u.b, 56), -EPROTO);
+	put16(u.b + 4, (u16)-529);
+	CHECK_EQ(rtrs_conn_rej_errno(u.b, 56), -EPROTO);
+	put16(u.b + 4, (u16)-30000);
+	CHECK_EQ(rtrs_conn_rej_errno(u.b, 56), -EPROTO);
 	/* zero or positive errno is not an error code */
 	put16(u.b + 4, 0);
 	CHECK_EQ(rtrs_conn_rej_errno(u.b, 56), -ECONNRESET);
@@ -340,17 +369,17 @@ static void test_info_rsp(void)
 		l[i] = 8192;
 	}
 	n = info_rsp(&m, 4, a, l);
-	CHECK_EQ(rtrs_info_rsp_parse(&m, n, &p, rb), 0);
+	CHECK_EQ(rtrs_info_rsp_parse(&m, n, &p, rb, p.queue_depth), 0);
 	for (i = 0, ok = 1; i < 4; i++)
 		ok &= rb[i].addr == a[i] && rb[i].rkey == 0x100U + i;
 	CHECK(ok);
-	CHECK_EQ(rtrs_info_rsp_parse(&m, n + 100, &p, rb), 0);
+	CHECK_EQ(rtrs_info_rsp_parse(&m, n + 100, &p, rb, p.queue_depth), 0);
 
 	/* one MR for everything */
 	a[0] = 0xffff888000000000ULL;
 	l[0] = 4 * 8192;
 	n = info_rsp(&m, 1, a, l);
-	CHECK_EQ(rtrs_info_rsp_parse(&m, n, &p, rb), 0);
+	CHECK_EQ(rtrs_info_rsp_parse(&m, n, &p, rb, p.queue_depth), 0);
 	for (i = 0, ok = 1; i < 4; i++)
 		ok &= rb[i].addr == a[0] + 8192ULL * i && rb[i].rkey == 0x100;
 	CHECK(ok);
@@ -362,7 +391,7 @@ static void test_info_rsp(void)
 	a[1] = 0x9000000;
 	l[1] = 2 * 8192;
 	n = info_rsp(&m, 2, a, l);
-	CHECK_EQ(rtrs_info_rsp_parse(&m, n, &p, rb), 0);
+	CHECK_EQ(rtrs_info_rsp_parse(&m, n, &p, rb, p.queue_depth), 0);
 	CHECK_EQ(rb[0].addr, 0x1000000);
 	CHECK_EQ(rb[2].addr, 0x1000000 + 2 * 8192);
 	CHECK_EQ(rb[2].rkey, 0x100);
@@ -372,7 +401,7 @@ static void test_info_rsp(void)
 	l[0] = 4 * 8192;
 	l[1] = 8192;
 	n = info_rsp(&m, 2, a, l);
-	CHECK_EQ(rtrs_info_rsp_parse(&m, n, &p, rb), 0);
+	CHECK_EQ(rtrs_info_rsp_parse(&m, n, &p, rb, p.queue_depth), 0);
 	CHECK_EQ(rb[4].addr, 0x9000000);
 
 	/* too many chunks: nothing past rbufs[qd - 1] is written */
@@ -381,80 +410,80 @@ static void test_info_rsp(void)
 	l[0] = 3 * 8192;
 	l[1] = 3 * 8192;
 	n = info_rsp(&m, 2, a, l);
-	CHECK_EQ(rtrs_info_rsp_parse(&m, n, &p, rb), -EPROTO);
+	CHECK_EQ(rtrs_info_rsp_parse(&m, n, &p, rb, p.queue_depth), -EPROTO);
 	CHECK_EQ(rb[4].addr, 0x5a5a5a5a5a5a5a5aULL);
 	l[0] = 5 * 8192;
 	n = info_rsp(&m, 1, a, l);
-	CHECK_EQ(rtrs_info_rsp_parse(&m, n, &p, rb), -EPROTO);
+	CHECK_EQ(rtrs_info_rsp_parse(&m, n, &p, rb, p.queue_depth), -EPROTO);
 	CHECK_EQ(rb[4].addr, 0x5a5a5a5a5a5a5a5aULL);
 	/* more descriptors than chunks */
 	for (i = 0; i < 5; i++)
 		l[i] = 8192;
 	n = info_rsp(&m, 5, a, l);
-	CHECK_EQ(rtrs_info_rsp_parse(&m, n, &p, rb), -EPROTO);
+	CHECK_EQ(rtrs_info_rsp_parse(&m, n, &p, rb, p.queue_depth), -EPROTO);
 	CHECK_EQ(rb[4].addr, 0x5a5a5a5a5a5a5a5aULL);
 
 	/* too few */
 	l[0] = 3 * 8192;
 	n = info_rsp(&m, 1, a, l);
-	CHECK_EQ(rtrs_info_rsp_parse(&m, n, &p, rb), -EPROTO);
+	CHECK_EQ(rtrs_info_rsp_parse(&m, n, &p, rb, p.queue_depth), -EPROTO);
 	n = info_rsp(&m, 3, a, l);
-	CHECK_EQ(rtrs_info_rsp_parse(&m, n, &p, rb), -EPROTO);
+	CHECK_EQ(rtrs_info_rsp_parse(&m, n, &p, rb, p.queue_depth), -EPROTO);
 
 	/* lengths that are 0 or not a multiple of the chunk */
 	l[0] = 2 * 8192;
 	l[1] = 0;
 	l[2] = 2 * 8192;
 	n = info_rsp(&m, 3, a, l);
-	CHECK_EQ(rtrs_info_rsp_parse(&m, n, &p, rb), -EPROTO);
+	CHECK_EQ(rtrs_info_rsp_parse(&m, n, &p, rb, p.queue_depth), -EPROTO);
 	l[0] = 2 * 8192 + 1;
 	l[1] = 2 * 8192 - 1;
 	n = info_rsp(&m, 2, a, l);
-	CHECK_EQ(rtrs_info_rsp_parse(&m, n, &p, rb), -EPROTO);
+	CHECK_EQ(rtrs_info_rsp_parse(&m, n, &p, rb, p.queue_depth), -EPROTO);
 	l[0] = 4096;
 	n = info_rsp(&m, 1, a, l);
-	CHECK_EQ(rtrs_info_rsp_parse(&m, n, &p, rb), -EPROTO);
+	CHECK_EQ(rtrs_info_rsp_parse(&m, n, &p, rb, p.queue_depth), -EPROTO);
 
 	/* sg_cnt 0, bad type, short buffers */
 	l[0] = 4 * 8192;
 	n = info_rsp(&m, 1, a, l);
-	CHECK_EQ(rtrs_info_rsp_parse(&m, n, &p, rb), 0);
-	CHECK_EQ(rtrs_info_rsp_parse(&m, n - 1, &p, rb), -EPROTO);
-	CHECK_EQ(rtrs_info_rsp_parse(&m, 8, &p, rb), -EPROTO);
-	CHECK_EQ(rtrs_info_rsp_parse(&m, 7, &p, rb), -EPROTO);
-	CHECK_EQ(rtrs_info_rsp_parse(&m, 0, &p, rb), -EPROTO);
-	CHECK_EQ(rtrs_info_rsp_parse(NULL, n, &p, rb), -EPROTO);
+	CHECK_EQ(rtrs_info_rsp_parse(&m, n, &p, rb, p.queue_depth), 0);
+	CHECK_EQ(rtrs_info_rsp_parse(&m, n - 1, &p, rb, p.queue_depth), -EPROTO);
+	CHECK_EQ(rtrs_info_rsp_parse(&m, 8, &p, rb, p.queue_depth), -EPROTO);
+	CHECK_EQ(rtrs_info_rsp_parse(&m, 7, &p, rb, p.queue_depth), -EPROTO);
+	CHECK_EQ(rtrs_info_rsp_parse(&m, 0, &p, rb, p.queue_depth), -EPROTO);
+	CHECK_EQ(rtrs_info_rsp_parse(NULL, n, &p, rb, p.queue_depth), -EPROTO);
 	put16(m.b, RTRS_MSG_RKEY_RSP);
-	CHECK_EQ(rtrs_info_rsp_parse(&m, n, &p, rb), -EPROTO);
+	CHECK_EQ(rtrs_info_rsp_parse(&m, n, &p, rb, p.queue_depth), -EPROTO);
 	n = info_rsp(&m, 0, a, l);
-	CHECK_EQ(rtrs_info_rsp_parse(&m, sizeof(m), &p, rb), -EPROTO);
+	CHECK_EQ(rtrs_info_rsp_parse(&m, sizeof(m), &p, rb, p.queue_depth), -EPROTO);
 	/* sg_cnt says 2, only 1 desc received */
 	l[0] = 2 * 8192;
 	l[1] = 2 * 8192;
 	n = info_rsp(&m, 2, a, l);
-	CHECK_EQ(rtrs_info_rsp_parse(&m, n, &p, rb), 0);
-	CHECK_EQ(rtrs_info_rsp_parse(&m, n - 16, &p, rb), -EPROTO);
+	CHECK_EQ(rtrs_info_rsp_parse(&m, n, &p, rb, p.queue_depth), 0);
+	CHECK_EQ(rtrs_info_rsp_parse(&m, n - 16, &p, rb, p.queue_depth), -EPROTO);
 
 	/* addresses must not wrap */
 	a[0] = U64_MAX - 3 * 8192;
 	l[0] = 4 * 8192;
 	n = info_rsp(&m, 1, a, l);
-	CHECK_EQ(rtrs_info_rsp_parse(&m, n, &p, rb), 0);
+	CHECK_EQ(rtrs_info_rsp_parse(&m, n, &p, rb, p.queue_depth), 0);
 	CHECK_EQ(rb[3].addr, U64_MAX);
 	a[0] = U64_MAX - 3 * 8192 + 1;
 	n = info_rsp(&m, 1, a, l);
-	CHECK_EQ(rtrs_info_rsp_parse(&m, n, &p, rb), -EPROTO);
+	CHECK_EQ(rtrs_info_rsp_parse(&m, n, &p, rb, p.queue_depth), -EPROTO);
 	a[0] = 0x1000;
 	a[1] = U64_MAX;
 	l[0] = 3 * 8192;
 	l[1] = 8192;
 	n = info_rsp(&m, 2, a, l);
-	CHECK_EQ(rtrs_info_rsp_parse(&m, n, &p, rb), 0);
+	CHECK_EQ(rtrs_info_rsp_parse(&m, n, &p, rb, p.queue_depth), 0);
 	CHECK_EQ(rb[3].addr, U64_MAX);
 	l[0] = 2 * 8192;
 	l[1] = 2 * 8192;
 	n = info_rsp(&m, 2, a, l);
-	CHECK_EQ(rtrs_info_rsp_parse(&m, n, &p, rb), -EPROTO);
+	CHECK_EQ(rtrs_info_rsp_parse(&m, n, &p, rb, p.queue_depth), -EPROTO);
 
 	/* big chunks and the largest queue */
 	p.queue_depth = 512;
@@ -467,19 +496,36 @@ static void test_info_rsp(void)
 		a[1] = 0x900000000ULL;
 		l[1] = 256 * 131072;
 		n = info_rsp(&m, 2, a, l);
-		CHECK_EQ(rtrs_info_rsp_parse(&m, n, &p, big), 0);
+		CHECK_EQ(rtrs_info_rsp_parse(&m, n, &p, big, p.queue_depth), 0);
 		CHECK_EQ(big[255].addr, 0x100000000ULL + 255ULL * 131072);
 		CHECK_EQ(big[256].addr, 0x900000000ULL);
 		CHECK_EQ(big[511].addr, 0x900000000ULL + 255ULL * 131072);
 		CHECK_EQ(big[511].rkey, 0x101);
+
+		/*
+		 * a client that uses fewer chunks than the server has gets
+		 * only those, and the whole table is still checked
+		 */
+		memset(big, 0xa5, sizeof(big));
+		CHECK_EQ(rtrs_info_rsp_parse(&m, n, &p, big, 300), 0);
+		CHECK_EQ(big[299].addr, 0x900000000ULL + 43ULL * 131072);
+		CHECK_EQ(big[300].addr, 0xa5a5a5a5a5a5a5a5ULL);
+		CHECK_EQ(rtrs_info_rsp_parse(&m, n, &p, big, 1), 0);
+		CHECK_EQ(big[0].addr, 0x100000000ULL);
+		put32(m.b + 8 + 16 + 12, 255 * 131072);
+		CHECK_EQ(rtrs_info_rsp_parse(&m, n, &p, big, 300), -EPROTO);
+		put32(m.b + 8 + 16 + 12, 256 * 131072);
+		/* more entries than the server has chunks: refused */
+		CHECK_EQ(rtrs_info_rsp_parse(&m, n, &p, big, 513), -EPROTO);
+		CHECK_EQ(rtrs_info_rsp_parse(&m, n, &p, big, 0), -EPROTO);
 	}
 
 	/* unusable params */
 	p.queue_depth = 0;
-	CHECK_EQ(rtrs_info_rsp_parse(&m, n, &p, rb), -EPROTO);
+	CHECK_EQ(rtrs_info_rsp_parse(&m, n, &p, rb, p.queue_depth), -EPROTO);
 	p.queue_depth = 4;
 	p.chunk_size = 0;
-	CHECK_EQ(rtrs_info_rsp_parse(&m, n, &p, rb), -EPROTO);
+	CHECK_EQ(rtrs_info_rsp_parse(&m, n, &p, rb, p.queue_depth), -EPROTO);
 }
 
 static void test_rkey_rsp(void)
