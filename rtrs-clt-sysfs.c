@@ -100,6 +100,27 @@ static ssize_t max_reconnect_attempts_store(struct device *dev,
 }
 static DEVICE_ATTR_RW(max_reconnect_attempts);
 
+/* Ours, not upstream's: Documentation/ABI/testing/sysfs-class-rtrs-client */
+static ssize_t io_hold_sec_show(struct device *dev,
+				struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%d\n", READ_ONCE(to_clt(dev)->io_hold_sec));
+}
+
+static ssize_t io_hold_sec_store(struct device *dev,
+				 struct device_attribute *attr,
+				 const char *buf, size_t count)
+{
+	int val, err;
+
+	err = rtrs_parse_io_hold_sec(buf, &val);
+	if (err)
+		return err;
+	rtrs_clt_set_io_hold(to_clt(dev), val);
+	return count;
+}
+static DEVICE_ATTR_RW(io_hold_sec);
+
 static ssize_t mpath_policy_show(struct device *dev,
 				 struct device_attribute *attr, char *buf)
 {
@@ -162,6 +183,7 @@ static struct attribute *rtrs_clt_attrs[] = {
 	&dev_attr_max_reconnect_attempts.attr,
 	&dev_attr_mpath_policy.attr,
 	&dev_attr_add_path.attr,
+	&dev_attr_io_hold_sec.attr,
 	NULL,
 };
 ATTRIBUTE_GROUPS(rtrs_clt);

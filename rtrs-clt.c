@@ -306,15 +306,251 @@ static int rtrs_clt_post_any(struct rtrs_clt_sess *clt,
 	return err;
 }
 
+/*
+ * Holding I/O through an outage. When no path can take a request and the
+ * session's io_hold_sec allows it, requests in flight on the failed paths
+ * are kept (struct rtrs_held) and new ones are refused with -EAGAIN, which
+ * rnbd answers by requeueing them; the user is not told DISCONNECTED. When
+ * a path comes back, the user gets RECONNECTED at once, as without a hold;
+ * its control messages (rnbd re-opens its devices on the new server
+ * session) go out while I/O still waits, and only once none of them is in
+ * flight are the held requests re-issued and new I/O let through. When the
+ * hold runs out first, everything held fails with -ETIMEDOUT and the user
+ * gets DISCONNECTED, as it would have at once without a hold.
+ */
+static int rtrs_io_hold_param_set(const char *val,
+				  const struct kernel_param *kp)
+{
+	int v, err;
+
+	err = rtrs_parse_io_hold_sec(val, &v);
+	if (err)
+		return err;
+	*(int *)kp->arg = v;
+	return 0;
+}
+
+static const struct kernel_param_ops rtrs_io_hold_param_ops = {
+	.set = rtrs_io_hold_param_set,
+	.get = param_get_int,
+};
+
+/*
+ * Long enough that a cable pull or a server restart that the reconnect
+ * repairs (up to ~75 s: the server drops the old path after ~35 s, rnbd
+ * reconnects every 30 s) never reaches the filesystem; as long as iSCSI's
+ * replacement_timeout, shorter than nvme-fabrics' 600 s ctrl_loss_tmo.
+ */
+static int io_hold_sec = 120;
+module_param_cb(io_hold_sec, &rtrs_io_hold_param_ops, &io_hold_sec, 0644);
+MODULE_PARM_DESC(io_hold_sec,
+		 "Seconds a new session holds I/O while no path is connected: 0 fail at once, -1 until closed (default 120)");
+
+/* Context: any; a hint, the decisions that matter are under link_mutex */
+static bool rtrs_clt_may_hold(struct rtrs_clt_sess *clt)
+{
+	return READ_ONCE(clt->io_hold_sec) && !READ_ONCE(clt->closing) &&
+	       READ_ONCE(clt->hold_state) != RTRS_HOLD_EXPIRED;
+}
+
+/* Keep a request no path took; false if there is no memory for it */
+static bool rtrs_clt_hold(struct rtrs_clt_sess *clt, struct rtrs_permit *permit,
+			  const struct rtrs_req *tmpl, const void *usr)
+{
+	struct rtrs_held *h;
+
+	h = kmalloc(struct_size(h, usr, tmpl->usr_len), GFP_NOIO);
+	if (!h)
+		return false;
+	h->permit = permit;
+	h->tmpl = *tmpl;
+	memcpy(h->usr, usr, tmpl->usr_len);
+	spin_lock(&clt->held_lock);
+	list_add_tail(&h->entry, &clt->held);
+	clt->held_num++;
+	spin_unlock(&clt->held_lock);
+	atomic64_inc(&clt->hold_stats[RTRS_HOLD_STAT_REQS]);
+	/* a path may be up already (another one was mid-teardown) */
+	if (READ_ONCE(clt->hold_state) == RTRS_HOLD_NONE)
+		mod_delayed_work(rtrs_wq, &clt->resume_dwork, 0);
+	return true;
+}
+
+/* Take every held request off the list */
+static void rtrs_clt_take_held(struct rtrs_clt_sess *clt, struct list_head *to)
+{
+	spin_lock(&clt->held_lock);
+	list_splice_init(&clt->held, to);
+	clt->held_num = 0;
+	spin_unlock(&clt->held_lock);
+}
+
+/* Fail every held request with @err */
+static void rtrs_clt_fail_held(struct rtrs_clt_sess *clt, int err)
+{
+	struct rtrs_held *h, *tmp;
+	LIST_HEAD(list);
+
+	rtrs_clt_take_held(clt, &list);
+	list_for_each_entry_safe(h, tmp, &list, entry) {
+		h->tmpl.ops.conf_fn(h->tmpl.ops.priv, err);
+		kfree(h);
+	}
+}
+
+static int rtrs_clt_post_any(struct rtrs_clt_sess *clt,
+			     struct rtrs_path *skip,
+			     struct rtrs_permit *permit,
+			     const struct rtrs_req *tmpl,
+			     const struct kvec *vec, size_t nr);
+
+/* Re-issue what is held; what still finds no path stays held */
+static void rtrs_clt_release_held(struct rtrs_clt_sess *clt)
+{
+	struct rtrs_held *h, *tmp;
+	LIST_HEAD(list);
+	int err;
+
+	rtrs_clt_take_held(clt, &list);
+	list_for_each_entry_safe(h, tmp, &list, entry) {
+		struct kvec usr = { .iov_base = h->usr,
+				    .iov_len = h->tmpl.usr_len };
+
+		rcu_read_lock();
+		err = rtrs_clt_post_any(clt, NULL, h->permit, &h->tmpl, &usr, 1);
+		rcu_read_unlock();
+		if (err == -ECONNABORTED && rtrs_clt_may_hold(clt)) {
+			spin_lock(&clt->held_lock);
+			list_add_tail(&h->entry, &clt->held);
+			clt->held_num++;
+			spin_unlock(&clt->held_lock);
+			continue;
+		}
+		if (err)
+			h->tmpl.ops.conf_fn(h->tmpl.ops.priv, err);
+		kfree(h);
+	}
+}
+
+/* A control message of the user is in flight on a connected path */
+static bool rtrs_clt_ctrl_inflight(struct rtrs_clt_sess *clt)
+{
+	struct rtrs_path *path;
+	bool busy = false;
+	u32 i;
+
+	rcu_read_lock();
+	list_for_each_entry_rcu(path, &clt->paths_list, entry) {
+		/* a CONNECTED path's slots stay until an RCU grace period */
+		if (!rtrs_path_usable(path))
+			continue;
+		for (i = 0; i < path->queue_depth && !busy; i++)
+			busy = READ_ONCE(path->reqs[i].state) != RTRS_REQ_IDLE &&
+			       READ_ONCE(path->reqs[i].con) == path->cons[0];
+	}
+	rcu_read_unlock();
+	return busy;
+}
+
+/* Checks between a reconnect and re-issuing what is held */
+#define RTRS_RESUME_POLL_MS	10
+/* The user's handling of its answers runs in its own work: one more check */
+#define RTRS_RESUME_CLEAR_CHECKS	2
+/* A user control message that gets no answer does not hold I/O forever */
+#define RTRS_RESUME_MAX_MS	RTRS_CONNECT_TIMEOUT_MS
+
+static void rtrs_clt_resume_work(struct work_struct *work)
+{
+	struct rtrs_clt_sess *clt = container_of(to_delayed_work(work),
+						 struct rtrs_clt_sess,
+						 resume_dwork);
+	unsigned long waited;
+
+	mutex_lock(&clt->link_mutex);
+	if (clt->hold_state == RTRS_HOLD_RESUMING) {
+		waited = jiffies_to_msecs(jiffies - clt->hold_since);
+		clt->resume_clear = rtrs_clt_ctrl_inflight(clt) ? 0 :
+				    clt->resume_clear + 1;
+		if (clt->resume_clear < RTRS_RESUME_CLEAR_CHECKS &&
+		    waited < RTRS_RESUME_MAX_MS) {
+			mutex_unlock(&clt->link_mutex);
+			queue_delayed_work(rtrs_wq, &clt->resume_dwork,
+					   msecs_to_jiffies(RTRS_RESUME_POLL_MS));
+			return;
+		}
+		pr_info("%s: reconnected: re-issuing %u held requests\n",
+			clt->sessname, READ_ONCE(clt->held_num));
+		WRITE_ONCE(clt->hold_state, RTRS_HOLD_NONE);
+	}
+	mutex_unlock(&clt->link_mutex);
+	if (READ_ONCE(clt->hold_state) == RTRS_HOLD_NONE)
+		rtrs_clt_release_held(clt);
+}
+
+static void rtrs_clt_hold_expired(struct work_struct *work)
+{
+	struct rtrs_clt_sess *clt = container_of(to_delayed_work(work),
+						 struct rtrs_clt_sess,
+						 hold_dwork);
+
+	mutex_lock(&clt->link_mutex);
+	if (clt->hold_state != RTRS_HOLD_HOLDING || !clt->opened) {
+		mutex_unlock(&clt->link_mutex);
+		return;
+	}
+	WRITE_ONCE(clt->hold_state, RTRS_HOLD_EXPIRED);
+	atomic64_inc(&clt->hold_stats[RTRS_HOLD_STAT_EXPIRED]);
+	pr_warn("%s: no path for %u s: hold expired, failing %u held requests\n",
+		clt->sessname,
+		jiffies_to_msecs(jiffies - clt->hold_since) / 1000,
+		READ_ONCE(clt->held_num));
+	clt->ops.link_ev(clt->ops.priv, RTRS_CLT_LINK_EV_DISCONNECTED);
+	mutex_unlock(&clt->link_mutex);
+	rtrs_clt_fail_held(clt, -ETIMEDOUT);
+}
+
+/**
+ * rtrs_clt_set_io_hold() - change a session's hold time (sysfs io_hold_sec)
+ * @clt: the session
+ * @sec: -1, 0 or 1..%RTRS_IO_HOLD_MAX_SEC
+ *
+ * An outage held already is bounded by the new time from its start; 0
+ * makes it expire now.
+ *
+ * Context: process. Return: 0.
+ */
+int rtrs_clt_set_io_hold(struct rtrs_clt_sess *clt, int sec)
+{
+	unsigned long end;
+
+	mutex_lock(&clt->link_mutex);
+	WRITE_ONCE(clt->io_hold_sec, sec);
+	/* a closing session (not opened) must not arm its work again */
+	if (clt->hold_state == RTRS_HOLD_HOLDING && clt->opened) {
+		if (sec < 0) {
+			cancel_delayed_work(&clt->hold_dwork);
+		} else {
+			end = clt->hold_since + (unsigned long)sec * HZ;
+			mod_delayed_work(rtrs_wq, &clt->hold_dwork,
+					 time_after(end, jiffies) ?
+					 end - jiffies : 0);
+		}
+	}
+	mutex_unlock(&clt->link_mutex);
+	return 0;
+}
+
 /**
  * rtrs_clt_failover() - re-issue a request of a failed path elsewhere
  * @req: a slot in RTRS_REQ_POSTED on a drained path
  *
  * The request keeps its permit, and so its chunk id; the user message is
- * copied from the old slot's header buffer.
+ * copied from the old slot's header buffer. When no path takes it and the
+ * session holds I/O, it is kept until a path comes back.
  *
  * Context: process (the path teardown).
- * Return: 0 if another path took it, else the error for the user.
+ * Return: 0 if another path took it or it is held, else the error for the
+ * user.
  */
 int rtrs_clt_failover(struct rtrs_req *req)
 {
@@ -331,6 +567,9 @@ int rtrs_clt_failover(struct rtrs_req *req)
 	rcu_read_unlock();
 	if (!err)
 		atomic64_inc(&old->stats.failover_cnt);
+	else if (err == -ECONNABORTED && rtrs_clt_may_hold(old->clt) &&
+		 rtrs_clt_hold(old->clt, permit, &tmpl, req->hdr))
+		err = 0;
 	return err;
 }
 
@@ -350,9 +589,11 @@ int rtrs_clt_failover(struct rtrs_req *req)
  * Context: any; does not sleep.
  * Return: 0 once posted; -EMSGSIZE if the message and header exceed the
  * server's header size or the data exceeds max_io_size (or, for every
- * connected path, that path's); -EINVAL for bad arguments; -ECONNABORTED if
- * no path is connected; -ENOMEM or a post error if every connected path
- * refused it (the caller may retry).
+ * connected path, that path's); -EINVAL for bad arguments; -EAGAIN while
+ * the session holds I/O (no path connected, or a path just came back and
+ * the user's control messages go first: retry later); -ECONNABORTED if no
+ * path is connected and the session does not hold I/O; -ENOMEM or a post
+ * error if every connected path refused it (the caller may retry).
  */
 int rtrs_clt_request(int dir, struct rtrs_clt_req_ops *ops,
 		     struct rtrs_clt_sess *clt, struct rtrs_permit *permit,
@@ -387,10 +628,16 @@ int rtrs_clt_request(int dir, struct rtrs_clt_req_ops *ops,
 	    data_len > clt->max_io_size)
 		return -EMSGSIZE;
 	tmpl.usr_len = usr_len;
+	/* after a held outage, the user's re-opens before any I/O */
+	if (unlikely(READ_ONCE(clt->hold_state) == RTRS_HOLD_RESUMING) &&
+	    permit->con_type == RTRS_IO_CON)
+		return -EAGAIN;
 
 	rcu_read_lock();
 	err = rtrs_clt_post_any(clt, NULL, permit, &tmpl, vec, nr);
 	rcu_read_unlock();
+	if (unlikely(err == -ECONNABORTED) && rtrs_clt_may_hold(clt))
+		err = -EAGAIN;
 	return err;
 }
 EXPORT_SYMBOL(rtrs_clt_request);
@@ -504,8 +751,23 @@ void rtrs_clt_path_up(struct rtrs_path *path)
 	struct rtrs_clt_sess *clt = path->clt;
 
 	mutex_lock(&clt->link_mutex);
-	if (++clt->paths_up == 1 && clt->opened)
+	if (++clt->paths_up == 1 && clt->opened) {
+		if (clt->hold_state == RTRS_HOLD_HOLDING) {
+			cancel_delayed_work(&clt->hold_dwork);
+			atomic64_inc(&clt->hold_stats[RTRS_HOLD_STAT_RESUMED]);
+			pr_info("%s: a path is back after %u s: %u held requests wait for the user's control messages\n",
+				clt->sessname,
+				jiffies_to_msecs(jiffies - clt->hold_since) / 1000,
+				READ_ONCE(clt->held_num));
+			clt->hold_since = jiffies;
+			clt->resume_clear = 0;
+			WRITE_ONCE(clt->hold_state, RTRS_HOLD_RESUMING);
+		} else {
+			WRITE_ONCE(clt->hold_state, RTRS_HOLD_NONE);
+		}
 		clt->ops.link_ev(clt->ops.priv, RTRS_CLT_LINK_EV_RECONNECTED);
+		mod_delayed_work(rtrs_wq, &clt->resume_dwork, 0);
+	}
 	mutex_unlock(&clt->link_mutex);
 }
 
@@ -518,10 +780,25 @@ void rtrs_clt_path_up(struct rtrs_path *path)
 void rtrs_clt_path_down(struct rtrs_path *path)
 {
 	struct rtrs_clt_sess *clt = path->clt;
+	int hold;
 
 	mutex_lock(&clt->link_mutex);
-	if (--clt->paths_up == 0 && clt->opened)
-		clt->ops.link_ev(clt->ops.priv, RTRS_CLT_LINK_EV_DISCONNECTED);
+	if (--clt->paths_up == 0 && clt->opened) {
+		hold = READ_ONCE(clt->io_hold_sec);
+		if (hold && !READ_ONCE(clt->closing)) {
+			WRITE_ONCE(clt->hold_state, RTRS_HOLD_HOLDING);
+			clt->hold_since = jiffies;
+			atomic64_inc(&clt->hold_stats[RTRS_HOLD_STAT_STARTED]);
+			pr_info("%s: no path connected: holding I/O (%u requests) for %d s\n",
+				clt->sessname, READ_ONCE(clt->held_num), hold);
+			if (hold > 0)
+				mod_delayed_work(rtrs_wq, &clt->hold_dwork,
+						 (unsigned long)hold * HZ);
+		} else {
+			clt->ops.link_ev(clt->ops.priv,
+					 RTRS_CLT_LINK_EV_DISCONNECTED);
+		}
+	}
 	mutex_unlock(&clt->link_mutex);
 }
 
@@ -675,6 +952,11 @@ static struct rtrs_clt_sess *rtrs_clt_alloc(struct rtrs_clt_ops *ops,
 	mutex_init(&clt->link_mutex);
 	mutex_init(&clt->limits_mutex);
 	init_waitqueue_head(&clt->permits_wq);
+	clt->io_hold_sec = READ_ONCE(io_hold_sec);
+	spin_lock_init(&clt->held_lock);
+	INIT_LIST_HEAD(&clt->held);
+	INIT_DELAYED_WORK(&clt->hold_dwork, rtrs_clt_hold_expired);
+	INIT_DELAYED_WORK(&clt->resume_dwork, rtrs_clt_resume_work);
 	rtrs_clt_dev_init(clt);
 	return clt;
 }
@@ -814,7 +1096,7 @@ struct rtrs_clt_sess *rtrs_clt_open(struct rtrs_clt_ops *ops,
 	return clt;
 
 fail:
-	clt->closing = true;
+	WRITE_ONCE(clt->closing, true);
 	mutex_unlock(&clt->path_op_mutex);
 	rtrs_clt_destroy_paths(clt);
 	rtrs_clt_unlist(clt);
@@ -840,9 +1122,15 @@ void rtrs_clt_close(struct rtrs_clt_sess *clt)
 	rtrs_debugfs_del_sess(clt);
 	/* wait for an add_path or remove_path in flight; refuse new ones */
 	mutex_lock(&clt->path_op_mutex);
-	clt->closing = true;
+	WRITE_ONCE(clt->closing, true);
 	mutex_unlock(&clt->path_op_mutex);
+	/* not opened: nothing arms it again */
+	cancel_delayed_work_sync(&clt->hold_dwork);
 	rtrs_clt_destroy_paths(clt);
+	/* the teardowns that could kick it are over */
+	cancel_delayed_work_sync(&clt->resume_dwork);
+	/* nothing can take what is held any more: fail it */
+	rtrs_clt_fail_held(clt, -ECONNABORTED);
 	wait_event(clt->permits_wq, !atomic_read(&clt->permits_used));
 	rtrs_clt_unlist(clt);
 	put_device(&clt->dev);

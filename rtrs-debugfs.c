@@ -48,6 +48,30 @@ static int rtrs_poll_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(rtrs_poll);
 
+static int rtrs_hold_show(struct seq_file *m, void *unused)
+{
+	static const char * const names[] = {
+		[RTRS_HOLD_NONE]	= "none",
+		[RTRS_HOLD_HOLDING]	= "holding",
+		[RTRS_HOLD_RESUMING]	= "resuming",
+		[RTRS_HOLD_EXPIRED]	= "expired",
+	};
+	struct rtrs_clt_sess *clt = m->private;
+	int state = READ_ONCE(clt->hold_state);
+
+	seq_printf(m, "io_hold_sec %d\nstate %s\nheld %u\n",
+		   READ_ONCE(clt->io_hold_sec),
+		   state < ARRAY_SIZE(names) ? names[state] : "?",
+		   READ_ONCE(clt->held_num));
+	seq_printf(m, "outages %lld\nresumed %lld\nexpired %lld\nheld_total %lld\n",
+		   (s64)atomic64_read(&clt->hold_stats[RTRS_HOLD_STAT_STARTED]),
+		   (s64)atomic64_read(&clt->hold_stats[RTRS_HOLD_STAT_RESUMED]),
+		   (s64)atomic64_read(&clt->hold_stats[RTRS_HOLD_STAT_EXPIRED]),
+		   (s64)atomic64_read(&clt->hold_stats[RTRS_HOLD_STAT_REQS]));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(rtrs_hold);
+
 /**
  * rtrs_debugfs_init() - create the module's debugfs directory
  */
@@ -76,6 +100,7 @@ void rtrs_debugfs_add_sess(struct rtrs_clt_sess *clt)
 {
 	clt->debugfs = debugfs_create_dir(clt->sessname, rtrs_debugfs_root);
 	debugfs_create_file("poll", 0444, clt->debugfs, clt, &rtrs_poll_fops);
+	debugfs_create_file("hold", 0444, clt->debugfs, clt, &rtrs_hold_fops);
 }
 
 /**

@@ -365,6 +365,33 @@ struct rtrs_path {
 	int			info_err;
 };
 
+/*
+ * Where a session is in an outage while it holds I/O (io_hold_sec). The
+ * state changes under the session's link_mutex, which also orders the
+ * link events it sends; readers outside use READ_ONCE().
+ */
+enum rtrs_hold_state {
+	RTRS_HOLD_NONE,		/* a path is up, or nothing is held */
+	RTRS_HOLD_HOLDING,	/* no path: requests wait, the user is not told */
+	RTRS_HOLD_RESUMING,	/* a path is back: control messages first */
+	RTRS_HOLD_EXPIRED,	/* held too long: failed, user told DISCONNECTED */
+};
+
+/**
+ * struct rtrs_held - a request kept while no path is connected
+ * @entry: in the session's @held list
+ * @permit: the user's permit, still lent out
+ * @tmpl: what the request was (ops, direction, data, lengths)
+ * @usr: copy of the user message (@tmpl.usr_len bytes): the slot it was
+ *	posted from dies with its path
+ */
+struct rtrs_held {
+	struct list_head	entry;
+	struct rtrs_permit	*permit;
+	struct rtrs_req		tmpl;
+	u8			usr[];
+};
+
 /**
  * struct rtrs_poll_hint - which polled queue a CPU polled last, and when
  * @stamp: jiffies of that poll
@@ -412,6 +439,18 @@ struct rtrs_poll_hint {
  * @link_mutex: serialises link events
  * @paths_up: connected paths, for the link events
  * @opened: rtrs_clt_open() is done; link events may be sent
+ * @io_hold_sec: how long requests wait for a path when none is connected:
+ *	0 fail at once (upstream's way), -1 until the session is closed
+ * @hold_state: enum rtrs_hold_state, under @link_mutex
+ * @hold_since: jiffies when the current outage began
+ * @held_lock: protects @held and @held_num
+ * @held: requests kept during the outage (struct rtrs_held)
+ * @held_num: entries of @held
+ * @hold_dwork: fails what is held when @io_hold_sec runs out
+ * @resume_dwork: re-issues what is held once the user's control messages
+ *	after a reconnect are answered
+ * @resume_clear: checks in a row that found no control message in flight
+ * @hold_stats: outages held, ended by a reconnect, expired; requests held
  * @kobj_paths: /sys/class/rtrs-client/<sessname>/paths
  */
 struct rtrs_clt_sess {
@@ -449,6 +488,16 @@ struct rtrs_clt_sess {
 	struct mutex		link_mutex; /* orders link events */
 	int			paths_up;
 	bool			opened;
+	int			io_hold_sec;
+	int			hold_state;
+	unsigned long		hold_since;
+	spinlock_t		held_lock; /* held, held_num */
+	struct list_head	held;
+	u32			held_num;
+	struct delayed_work	hold_dwork;
+	struct delayed_work	resume_dwork;
+	unsigned int		resume_clear;
+	atomic64_t		hold_stats[4];
 	struct kobject		*kobj_paths;
 };
 
@@ -536,6 +585,14 @@ void rtrs_rx_done(struct ib_cq *cq, struct ib_wc *wc);
 void rtrs_req_init_cqes(struct rtrs_req *req);
 void rtrs_path_fail_reqs(struct rtrs_path *path);
 
+/* Indexes of rtrs_clt_sess.hold_stats */
+enum {
+	RTRS_HOLD_STAT_STARTED,
+	RTRS_HOLD_STAT_RESUMED,
+	RTRS_HOLD_STAT_EXPIRED,
+	RTRS_HOLD_STAT_REQS,
+};
+
 /* rtrs-clt.c: the session, permits, path selection, link events */
 void rtrs_clt_path_up(struct rtrs_path *path);
 void rtrs_clt_path_down(struct rtrs_path *path);
@@ -544,6 +601,7 @@ int rtrs_clt_failover(struct rtrs_req *req);
 int rtrs_clt_add_path(struct rtrs_clt_sess *clt, const struct rtrs_addr *addr);
 int rtrs_clt_remove_path(struct rtrs_path *path);
 void rtrs_clt_release(struct rtrs_clt_sess *clt);
+int rtrs_clt_set_io_hold(struct rtrs_clt_sess *clt, int sec);
 
 /* rtrs-debugfs.c: what operators and tests may look at beyond sysfs */
 void rtrs_debugfs_init(void);

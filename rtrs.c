@@ -652,3 +652,31 @@ int rtrs_parse_max_reconnect_attempts(const char *buf, int *val)
 	*val = v;
 	return 0;
 }
+
+/**
+ * rtrs_parse_io_hold_sec() - parse a write to the io_hold_sec sysfs file,
+ *	or the module parameter of the same name
+ * @buf: the written text, NUL-terminated
+ * @val: set to the number on success
+ *
+ * The text is a base-10 integer as kstrtoint() takes it (optional sign, one
+ * trailing newline allowed): -1 holds I/O until the session is closed, 0
+ * fails it at once when no path is connected, N holds it for N seconds.
+ *
+ * Context: any context.
+ * Return: 0 on success; the error of kstrtoint() (-EINVAL for text that is
+ * not a number, -ERANGE for one that does not fit an int); -EINVAL for a
+ * number outside -1..%RTRS_IO_HOLD_MAX_SEC.
+ */
+int rtrs_parse_io_hold_sec(const char *buf, int *val)
+{
+	int v, err;
+
+	err = kstrtoint(buf, 10, &v);
+	if (err)
+		return err;
+	if (v < -1 || v > RTRS_IO_HOLD_MAX_SEC)
+		return -EINVAL;
+	*val = v;
+	return 0;
+}

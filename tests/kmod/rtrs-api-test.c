@@ -44,6 +44,9 @@ MODULE_PARM_DESC(nohost, "an address of a link where no host answers, e.g. ip:19
 static uint cut_wait = 120;
 module_param(cut_wait, uint, 0444);
 MODULE_PARM_DESC(cut_wait, "seconds to wait for the test to disconnect the path (default 120)");
+static bool holds = true;
+module_param(holds, bool, 0444);
+MODULE_PARM_DESC(holds, "rtrs-client holds I/O of a session without paths (its io_hold_sec is not 0): a request then gets -EAGAIN, not -ECONNABORTED (default Y)");
 
 #define SESSNAME "apitest"
 
@@ -150,7 +153,7 @@ static void check_session(struct rtrs_addr *addr)
 	struct rtrs_permit *permit;
 	struct rtrs_attrs attrs;
 	struct scatterlist sg;
-	struct kvec vec;
+	struct kvec vec, wrap[2];
 	unsigned long end;
 	void *buf;
 	long err;
@@ -185,6 +188,17 @@ static void check_session(struct rtrs_addr *addr)
 	check("request: bad direction",
 	      rtrs_clt_request(2, &api_req_ops, sess, permit, &vec, 1, 0,
 			       NULL, 0), -EINVAL);
+	check("request: no ops",
+	      rtrs_clt_request(WRITE, NULL, sess, permit, &vec, 1, 0, NULL, 0),
+	      -EINVAL);
+	/* two parts whose lengths add up to 16 in size_t arithmetic */
+	wrap[0].iov_base = buf;
+	wrap[0].iov_len = SIZE_MAX - 7;
+	wrap[1].iov_base = buf;
+	wrap[1].iov_len = 24;
+	check("request: user message lengths that wrap around",
+	      rtrs_clt_request(WRITE, &api_req_ops, sess, permit, wrap, 2, 0,
+			       NULL, 0), -EMSGSIZE);
 
 	pr_info("waiting %u s for the path to be disconnected\n", cut_wait);
 	end = jiffies + cut_wait * HZ;
@@ -193,7 +207,8 @@ static void check_session(struct rtrs_addr *addr)
 	check("query: no connected path", rtrs_clt_query(sess, &attrs), -ECOMM);
 	err = rtrs_clt_request(WRITE, &api_req_ops, sess, permit, &vec, 1, 0,
 			       NULL, 0);
-	check("request: no connected path", err, -ECONNABORTED);
+	check("request: no connected path", err,
+	      holds ? -EAGAIN : -ECONNABORTED);
 	check("cq_direct: no connected path", rtrs_clt_rdma_cq_direct(sess, 0),
 	      -1);
 close:

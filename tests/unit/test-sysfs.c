@@ -195,9 +195,53 @@ static void test_max_reconnect(void)
 	CHECK(ok);
 }
 
+static const struct {
+	const char *in;
+	int ret;
+	int val;
+} hold_table[] = {
+	{ "-1", 0, -1 },
+	{ "-1\n", 0, -1 },
+	{ "0", 0, 0 },
+	{ "0\n", 0, 0 },
+	{ "1", 0, 1 },
+	{ "120\n", 0, 120 },
+	{ "+30", 0, 30 },
+	{ "86400", 0, 86400 },
+	{ "86401", -EINVAL, 0 },
+	{ "-2", -EINVAL, 0 },
+	{ "2147483648", -ERANGE, 0 },
+	{ "", -EINVAL, 0 },
+	{ "\n", -EINVAL, 0 },
+	{ "12 ", -EINVAL, 0 },
+	{ "0x10", -EINVAL, 0 },
+	{ "forever", -EINVAL, 0 },
+};
+
+static void test_io_hold(void)
+{
+	size_t i;
+	int ok = 1;
+
+	for (i = 0; i < ARRAY_SIZE(hold_table); i++) {
+		int val = 12345, ret;
+
+		ret = rtrs_parse_io_hold_sec(hold_table[i].in, &val);
+		if (ret != hold_table[i].ret ||
+		    (!ret && val != hold_table[i].val) ||
+		    (ret && val != 12345)) {
+			printf("FAIL io_hold_sec \"%s\": ret %d val %d\n",
+			       hold_table[i].in, ret, val);
+			ok = 0;
+		}
+	}
+	CHECK(ok);
+}
+
 void test_sysfs(void)
 {
 	test_sessname();
 	test_mp_policy();
 	test_max_reconnect();
+	test_io_hold();
 }
