@@ -982,6 +982,7 @@ static bool rtrs_clt_name_used(const char *sessname)
 {
 	struct rtrs_clt_sess *clt;
 
+	lockdep_assert_held(&rtrs_sessions_mutex);
 	list_for_each_entry(clt, &rtrs_sessions, entry)
 		if (!strcmp(clt->sessname, sessname))
 			return true;

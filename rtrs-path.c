@@ -464,6 +464,7 @@ static int rtrs_path_connect(struct rtrs_path *path)
 	unsigned int cid;
 	int err;
 
+	lockdep_assert_held(&path->init_mutex);
 	path->recon_cnt++;
 	path->cons = kcalloc(path->con_num, sizeof(*path->cons), GFP_KERNEL);
 	if (!path->cons)
@@ -493,6 +494,7 @@ static void rtrs_path_teardown(struct rtrs_path *path)
 {
 	unsigned int cid;
 
+	lockdep_assert_held(&path->init_mutex);
 	cancel_delayed_work_sync(&path->hb_dwork);
 	synchronize_rcu();
 	if (path->cons)

@@ -22,6 +22,19 @@
  * buffer and the ib_cqe of everything it posts, so that a completion always
  * names the object it belongs to.
  *
+ * LOCK ORDER (outer first; no other nesting exists):
+ *   rtrs_sessions_mutex (rtrs-clt.c: the list of sessions)
+ *   > rtrs_clt_sess.path_op_mutex (a whole open/add_path/remove_path)
+ *   > rtrs_clt_sess.paths_mutex (paths_list changes)
+ *   > rtrs_path.init_mutex (one connect or teardown of a path)
+ *   > rtrs_clt_sess.link_mutex (link events and the hold state; the
+ *     user's link_ev runs under it) and rtrs_clt_sess.limits_mutex
+ *   > spinlocks, never nested in each other: rtrs_path.state_lock,
+ *     rtrs_con.poll_lock, rtrs_clt_sess.held_lock.
+ * paths_list is read under rcu_read_lock(); a path is posted to or polled
+ * only while CONNECTED inside one, which is what the teardown waits for.
+ * A request slot's state has no lock: see rtrs-io.c.
+ *
  * The header is grouped by the file that implements each part.
  */
 #ifndef RTRS_PRI_H

@@ -46,9 +46,13 @@ struct rtrs_addr {
 /**
  * struct rtrs_clt_ops - callbacks of a session's user
  * @priv: passed back to @link_ev
- * @link_ev: connectivity events; called from process context (a workqueue or
- *	the thread that wrote a sysfs file), never with a lock of ours held
- *	that the user could need
+ * @link_ev: connectivity events, one at a time and in order; called in
+ *	process context (a workqueue, or the thread that opens, adds or
+ *	reconnects a path through sysfs) with the session's link mutex held,
+ *	and for a path going up or down its connect mutex too. The callback
+ *	may send requests but must not wait for their completion (a failing
+ *	path completes its requests from this very context), and must not
+ *	close the session or add or remove its paths.
  */
 struct rtrs_clt_ops {
 	void	*priv;
