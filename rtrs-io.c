@@ -317,6 +317,7 @@ int rtrs_req_post(struct rtrs_req *req, struct rtrs_con *con)
 		rtrs_con_polled_get(con);
 	atomic_set(&req->posting, RTRS_POST_BUSY);
 	req->srv_inv = false;
+	req->posted_at = jiffies;
 	/* a response handler that sees POSTED sees both */
 	smp_store_release(&req->state, RTRS_REQ_POSTED);
 	err = rtrs_con_post_send(con, first, &wr.wr, &bad);

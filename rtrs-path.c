@@ -25,6 +25,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/delay.h>
+#include <linux/moduleparam.h>
 #include <linux/slab.h>
 #include <linux/random.h>
 #include <linux/dma-mapping.h>
@@ -141,6 +142,43 @@ void rtrs_path_wc_failed(struct rtrs_path *path, struct ib_wc *wc,
 
 /* --------------------------------------------------------- heartbeat */
 
+/*
+ * A request the server accepted and never answers, on a path whose
+ * heartbeats still flow, would hold its user forever: after this many
+ * seconds the path is failed, and its requests fail over (or are held, see
+ * io_hold_sec) like after any path failure. Longer than the 35 s in which
+ * the heartbeat finds a silent server, so that a dead server is reported
+ * as what it is; longer than the block layer's 30 s default, as the
+ * server's own disk may be that slow. 0: no timeout.
+ */
+static unsigned int rtrs_io_timeout_sec = 60;
+module_param_named(io_timeout_sec, rtrs_io_timeout_sec, uint, 0644);
+MODULE_PARM_DESC(io_timeout_sec,
+		 "Fail a path when a request on it is unanswered for this many seconds, checked every 5 s; 0: never (default 60)");
+
+/* The oldest request in flight on @path is older than the I/O timeout */
+static bool rtrs_path_io_timed_out(struct rtrs_path *path)
+{
+	unsigned int tmo = READ_ONCE(rtrs_io_timeout_sec);
+	unsigned long now = jiffies;
+	u32 i;
+
+	if (!tmo || !atomic_read(&path->inflight))
+		return false;
+	for (i = 0; i < path->queue_depth; i++) {
+		struct rtrs_req *req = &path->reqs[i];
+
+		if (READ_ONCE(req->state) == RTRS_REQ_POSTED &&
+		    time_after(now, READ_ONCE(req->posted_at) +
+				    (unsigned long)tmo * HZ)) {
+			rtrs_path_err(path, "request on chunk %u unanswered for %u s\n",
+				      i, tmo);
+			return true;
+		}
+	}
+	return false;
+}
+
 static void rtrs_path_hb_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	struct rtrs_path *path = container_of(wc->wr_cqe, struct rtrs_path,
@@ -172,6 +210,10 @@ static void rtrs_path_hb_work(struct work_struct *work)
 					      struct rtrs_path, hb_dwork);
 	int missed = atomic_inc_return(&path->hb_missed);
 
+	if (rtrs_path_io_timed_out(path)) {
+		rtrs_path_error(path);
+		return;
+	}
 	if (missed > RTRS_HB_MISSED_MAX + 1) {
 		rtrs_path_err(path, "no heartbeat from the server for %d s\n",
 			      RTRS_HB_MISSED_MAX * RTRS_HB_INTERVAL_MS / 1000);

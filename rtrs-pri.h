@@ -138,6 +138,7 @@ enum rtrs_req_state {
  * @posting: enum rtrs_req_posting
  * @status: the server's answer, kept while the MR is being invalidated
  * @rsp_inv: the answer said the server invalidated @mr (IO_RSP_W_INV)
+ * @posted_at: jiffies of the post, for the I/O timeout
  * @srv_inv: a SEND_WITH_INV naming @mr's current key came while the
  *	request was in flight on @con: the device has invalidated it
  * @dir: READ or WRITE
@@ -165,6 +166,7 @@ struct rtrs_req {
 	int			status;
 	bool			rsp_inv;
 	bool			srv_inv;
+	unsigned long		posted_at;
 	int			dir;
 	struct ib_mr		*mr;
 	bool			mr_valid;
