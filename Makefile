@@ -3,8 +3,9 @@
 # rtrs-client: out-of-tree RTRS (RDMA transport) client.
 #
 #   make [KVER=<version>]     build rtrs-client.ko into build/<version>/
-#   make install              install it under updates/ and run depmod
-#   make lint                 W=1 + sparse builds for both Debian kernels, checkpatch
+#   make install              install it under updates/ and run depmod, and the status tool
+#   make install-tools        only the status tool scripts/rtrs-status (to $(SBINDIR))
+#   make lint                 W=1 + sparse builds for both Debian kernels, checkpatch, shellcheck
 #   make unit                 host unit tests of the shared protocol code
 #   make check                everything: lint, unit, VM suites on both kernels
 #   make check-verbose        the same, streaming every VM case log to the terminal
@@ -15,13 +16,15 @@
 #   make soak                 50 cable pulls under fio verify (mp-failover, MP_CUTS=50)
 
 KVER ?= $(shell uname -r)
+# where make install puts scripts/rtrs-status (under INSTALL_MOD_PATH when staging)
+SBINDIR ?= /usr/local/sbin
 KDIR ?= /lib/modules/$(KVER)/build
 BUILD ?= $(CURDIR)/build/$(KVER)
 SRCS := $(wildcard *.c *.h)
 # Everything checkpatch reads: our C sources and headers.
 LINT_FILES := $(SRCS) $(wildcard include/*.h tests/unit/*.c tests/unit/*.h tests/kmod/*.c)
 
-.PHONY: all module install lint unit check check-verbose check-mp check-debug demo bench soak setup clean
+.PHONY: all module install install-tools lint unit check check-verbose check-mp check-debug demo bench soak setup clean
 
 all: module
 
@@ -34,10 +37,14 @@ module:
 	$(MAKE) -C $(KDIR) M=$(BUILD) $(if $(W),W=$(W)) $(if $(C),C=$(C)) modules
 
 # INSTALL_MOD_PATH stages the install under another root (depmod -b follows it).
-install: module
+install: module install-tools
 	$(MAKE) -C $(KDIR) M=$(BUILD) INSTALL_MOD_DIR=updates \
 		$(if $(INSTALL_MOD_PATH),INSTALL_MOD_PATH=$(INSTALL_MOD_PATH)) modules_install
 	depmod $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) $(KVER)
+
+# The status tool does not depend on the kernel version (dkms installs modules only).
+install-tools:
+	install -D -m 0755 scripts/rtrs-status $(INSTALL_MOD_PATH)$(SBINDIR)/rtrs-status
 
 lint:
 	scripts/lint.sh $(LINT_FILES)
