@@ -104,4 +104,9 @@ run() {
 	client_unload || fail "abandon: the client stack did not unload"
 	[ $(( $(date +%s) - t0 )) -le "$OUT_ABANDON_S" ] || fail "abandon: unmap + rmmod took $(( $(date +%s) - t0 )) s"
 	link_set link0 on || fail "link_set on failed"
+	# the server learns of the unmap only when its heartbeat drops the silent session
+	# (<= 35 s): until then it keeps both devices open for it, and the next case's map
+	# of them would be refused (EPERM)
+	vm_run server 90 "wait_for 80 sh -c '! ls -d /sys/class/rnbd-server/ctl/devices/*/sessions/bed-oh 2>/dev/null'" ||
+		fail "the server still has the session 80 s after the unmap"
 }
