@@ -1150,26 +1150,7 @@ struct rtrs_clt_dev {
 	struct ib_device	*dev;
 	struct ib_event_handler	handler;
 	struct work_struct	port_work;
-	struct work_struct	active_work;
 };
-
-/* A port of the device is back: its reconnecting paths try now */
-static void rtrs_clt_active_work(struct work_struct *work)
-{
-	struct rtrs_clt_dev *d = container_of(work, struct rtrs_clt_dev,
-					      active_work);
-	struct rtrs_clt_sess *clt;
-	struct rtrs_path *path;
-
-	mutex_lock(&rtrs_sessions_mutex);
-	list_for_each_entry(clt, &rtrs_sessions, entry) {
-		mutex_lock(&clt->paths_mutex);
-		list_for_each_entry(path, &clt->paths_list, entry)
-			rtrs_path_port_active(path, d->dev);
-		mutex_unlock(&clt->paths_mutex);
-	}
-	mutex_unlock(&rtrs_sessions_mutex);
-}
 
 static void rtrs_clt_port_work(struct work_struct *work)
 {
@@ -1207,8 +1188,6 @@ static void rtrs_clt_ib_event(struct ib_event_handler *handler,
 
 	if (ev->event == IB_EVENT_PORT_ERR)
 		queue_work(rtrs_wq, &d->port_work);
-	else if (ev->event == IB_EVENT_PORT_ACTIVE)
-		queue_work(rtrs_wq, &d->active_work);
 }
 
 static struct ib_client rtrs_clt_ib_client;
@@ -1222,7 +1201,6 @@ static int rtrs_clt_add_one(struct ib_device *dev)
 		return -ENOMEM;
 	d->dev = dev;
 	INIT_WORK(&d->port_work, rtrs_clt_port_work);
-	INIT_WORK(&d->active_work, rtrs_clt_active_work);
 	INIT_IB_EVENT_HANDLER(&d->handler, dev, rtrs_clt_ib_event);
 	ib_set_client_data(dev, &rtrs_clt_ib_client, d);
 	ib_register_event_handler(&d->handler);
@@ -1242,7 +1220,6 @@ static void rtrs_clt_remove_one(struct ib_device *dev, void *client_data)
 
 	ib_unregister_event_handler(&d->handler);
 	cancel_work_sync(&d->port_work);
-	cancel_work_sync(&d->active_work);
 	kfree(d);
 	mutex_lock(&rtrs_sessions_mutex);
 	list_for_each_entry(clt, &rtrs_sessions, entry) {

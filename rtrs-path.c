@@ -26,7 +26,6 @@
 
 #include <linux/delay.h>
 #include <linux/moduleparam.h>
-#include <rdma/ib_cache.h>
 #include <linux/slab.h>
 #include <linux/random.h>
 #include <linux/dma-mapping.h>
@@ -699,68 +698,13 @@ static int rtrs_path_reconnect_attempt(struct rtrs_path *path)
 	return err;
 }
 
-/*
- * The port the path last ran on is down (a pulled cable at our end): an
- * attempt now would wait RTRS_CONNECT_TIMEOUT_MS for nothing and push the
- * next one a whole delay later, after the cable is back. Such a path
- * waits for the port: rtrs_path_port_active() makes the attempt then.
- */
-static bool rtrs_path_port_down(struct rtrs_path *path)
-{
-	struct ib_device *dev;
-	enum ib_port_state st;
-	bool down = false;
-
-	if (!path->hca_name[0])
-		return false;
-	dev = ib_device_get_by_name(path->hca_name, RDMA_DRIVER_UNKNOWN);
-	if (!dev)
-		return false;
-	if (!ib_get_cached_port_state(dev, path->hca_port, &st))
-		down = st != IB_PORT_ACTIVE;
-	ib_device_put(dev);
-	return down;
-}
-
 static void rtrs_path_reconnect_work(struct work_struct *work)
 {
 	struct rtrs_path *path = container_of(to_delayed_work(work),
 					      struct rtrs_path,
 					      reconnect_dwork);
 
-	if (rtrs_path_state(path) == RTRS_PATH_RECONNECTING &&
-	    rtrs_path_port_down(path)) {
-		rtrs_path_err_rl(path, "port %u is down: reconnect when it is up\n",
-				 path->hca_port);
-		rtrs_path_schedule_reconnect(path, false);
-		return;
-	}
 	rtrs_path_reconnect_attempt(path);
-}
-
-/**
- * rtrs_path_port_active() - a port of @dev became active: reconnect now
- * @path: the path
- * @dev: the device
- *
- * A RECONNECTING path that ran on that port makes its next attempt at
- * once, or as soon as the server has dropped its old instance, instead
- * of at the end of its reconnect delay.
- *
- * Context: process.
- */
-void rtrs_path_port_active(struct rtrs_path *path, struct ib_device *dev)
-{
-	unsigned long quiet, delay = 0;
-
-	if (rtrs_path_state(path) != RTRS_PATH_RECONNECTING ||
-	    strcmp(path->hca_name, dev_name(&dev->dev)))
-		return;
-	quiet = jiffies_to_msecs(jiffies - READ_ONCE(path->last_rx));
-	if (quiet < RTRS_SRV_DROP_MS)
-		delay = RTRS_SRV_DROP_MS - quiet;
-	mod_delayed_work(rtrs_wq, &path->reconnect_dwork,
-			 msecs_to_jiffies(delay));
 }
 
 /**
@@ -911,7 +855,5 @@ void rtrs_path_release(struct rtrs_path *path)
  */
 void rtrs_path_free(struct rtrs_path *path)
 {
-	/* a port event may have kicked it after the close: nothing can now */
-	cancel_delayed_work_sync(&path->reconnect_dwork);
 	kobject_put(&path->kobj);
 }

@@ -579,7 +579,6 @@ struct rtrs_path *rtrs_path_alloc(struct rtrs_clt_sess *clt,
 void rtrs_path_free(struct rtrs_path *path);
 void rtrs_path_release(struct rtrs_path *path);
 void rtrs_path_device_removed(struct rtrs_path *path, struct ib_device *dev);
-void rtrs_path_port_active(struct rtrs_path *path, struct ib_device *dev);
 int rtrs_path_open(struct rtrs_path *path);
 void rtrs_path_close(struct rtrs_path *path);
 void rtrs_path_error(struct rtrs_path *path);
