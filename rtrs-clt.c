@@ -337,14 +337,16 @@ static const struct kernel_param_ops rtrs_io_hold_param_ops = {
 
 /*
  * Long enough that a cable pull or a server restart that the reconnect
- * repairs (up to ~75 s: the server drops the old path after ~35 s, rnbd
- * reconnects every 30 s) never reaches the filesystem; as long as iSCSI's
- * replacement_timeout, shorter than nvme-fabrics' 600 s ctrl_loss_tmo.
+ * repairs never reaches the filesystem: a 40 s pull is over after ~100 s
+ * (the first attempt, 36 s after the server was last heard from, falls in
+ * the pull and times out after 30 s; rnbd retries 30 s later), and one
+ * more failed attempt must still fit. Between iSCSI's 120 s
+ * replacement_timeout and nvme-fabrics' 600 s ctrl_loss_tmo.
  */
-static int io_hold_sec = 120;
+static int io_hold_sec = 180;
 module_param_cb(io_hold_sec, &rtrs_io_hold_param_ops, &io_hold_sec, 0644);
 MODULE_PARM_DESC(io_hold_sec,
-		 "Seconds a new session holds I/O while no path is connected: 0 fail at once, -1 until closed (default 120)");
+		 "Seconds a new session holds I/O while no path is connected: 0 fail at once, -1 until closed (default 180)");
 
 /* Context: any; a hint, the decisions that matter are under link_mutex */
 static bool rtrs_clt_may_hold(struct rtrs_clt_sess *clt)

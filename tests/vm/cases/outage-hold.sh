@@ -1,5 +1,5 @@
 # Case: outages without errors (issue 21), one path over link0, our client only.
-#  ride    io_hold_sec=120, a 40 s cable pull (both ends) while a crc32c-verifying fio loop
+#  ride    the default hold (module parameter io_hold_sec, 180 s), a 40 s cable pull (both ends) while a crc32c-verifying fio loop
 #          runs on /dev/nullb0 and ext4 on /dev/nullb1 writes files with fsync: no I/O error
 #          anywhere, every fio round verified, the files read back identical after a remount,
 #          fsck clean, the hold logged as started and ended by the reconnect.
@@ -7,7 +7,7 @@
 #          10 s and no later than 10 s + OUT_SLACK_S after the hold began (kernel log times),
 #          the hold is logged as expired; after the link is back the device works again by
 #          itself and what was written before the pull reads back intact.
-#  abandon a pull with the default hold, then `echo 0 > io_hold_sec`: held I/O fails within
+#  abandon a pull with io_hold_sec=120, then `echo 0 > io_hold_sec`: held I/O fails within
 #          OUT_ABANDON_S, and unmap + rmmod finish within OUT_ABANDON_S more (rnbd drains a
 #          device's I/O before it closes its session, so an unmap during a hold waits for the
 #          hold: writing 0 is the operator's way out, README "Operating multipath sessions").
@@ -33,11 +33,11 @@ out_wait_up() {
 
 run() {
 	local d0 d1 log t_hold t_err t_exp t0 out
-	step "load our client with io_hold_sec=120; map /dev/nullb0 and /dev/nullb1 on one session"
+	step "load our client (default io_hold_sec); map /dev/nullb0 and /dev/nullb1 on one session"
 	client_load || fail "client stack did not load"
 	d0=$(vm_run client 180 rnbd_map bed-oh /dev/nullb0 path=ip:198.18.0.1) || fail "map nullb0 failed: $d0"
 	d1=$(vm_run client 180 rnbd_map bed-oh /dev/nullb1 path=ip:198.18.0.1) || fail "map nullb1 failed: $d1"
-	vm_run client 10 "echo 120 > $S/io_hold_sec && test \"\$(cat $S/io_hold_sec)\" = 120" || fail "io_hold_sec not writable"
+	vm_run client 10 "test \"\$(cat $S/io_hold_sec)\" = 180" || fail "io_hold_sec is not the documented default 180"
 
 	step "ride: fio verify on $d0, ext4 with fsync on $d1, then a ${OUT_PULL_S} s pull"
 	vm_run client 120 "set -e; mkfs.ext4 -q -F $d1 64M; mkdir -p /tmp/ohm; mount $d1 /tmp/ohm" || fail "mkfs/mount failed"
