@@ -73,8 +73,11 @@ nvmet_down() {
 nvme_dev_of() { # print /dev/nvmeXn1 of the bench subsystem (the only NVMe in the guest)
 	local b
 	grep -qx "$BENCH_NQN" /sys/class/nvme/nvme*/subsysnqn 2>/dev/null || return 1
-	b=$(ls /sys/block | grep -E '^nvme[0-9]+n1$' | head -n 1)
-	[ -n "$b" ] && echo "/dev/$b"
+	for b in /sys/block/nvme*n1; do
+		case ${b##*/} in nvme*[!0-9]*n1) continue ;; esac   # nvme<N>n1 only
+		[ -e "$b" ] && { echo "/dev/${b##*/}"; return 0; }
+	done
+	return 1
 }
 nvme_up() {
 	local hostnqn
@@ -96,8 +99,8 @@ nvme_down() {
 # perftest_client <test> <size> <duration>: run the client side against 198.18.0.1 (retries
 # while the server's listener is not up yet).
 perftest_client() {
-	local i
-	for i in 1 2 3 4 5 6 7 8 9 10; do
+	local _
+	for _ in 1 2 3 4 5 6 7 8 9 10; do
 		"$1" -d rxe0 -R -F -s "$2" -D "$3" 198.18.0.1 2>&1 && return 0
 		sleep 2
 	done

@@ -21,7 +21,7 @@
 # Output: bench/results/<date>-<kernel>[-quick].md; raw fio json, counters and guest logs
 #   under results/<run-id>/bench/raw/.
 set -u
-top=$(cd "$(dirname "$0")/.." && pwd); cd "$top"
+top=$(cd "$(dirname "$0")/.." && pwd); cd "$top" || exit 2
 T0=$(date +%s)
 ts() { date +%H:%M:%S; }
 log() { echo "[$(ts)] $*"; }
@@ -66,6 +66,7 @@ PEER_ONLY=upstream tests/peer/build-peer.sh "$kv" >> "$BED_DIR/build.log" 2>&1 |
 . tests/vm/lib/boot.sh
 trap bed_shutdown EXIT
 trap 'exit 130' INT TERM
+# shellcheck disable=SC2016 # expanded in the guest
 G='. "$BED_REPO/bench/guest.sh";'
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
 log "boot the bed (waits for /tmp/rtrs-bed.lock while another bed runs)"
@@ -91,6 +92,7 @@ for vm in $BED_VMS; do vm_run "$vm" 30 "$G stat_snap" > "$RAW/baseline.$vm.post"
 
 # others: QEMU processes on the host that are not this bed's (a VM pair started without the
 # bed lock steals the host's cores and skews everything measured meanwhile).
+# shellcheck disable=SC2009 # pgrep cannot count by "not this folder" in the arguments
 others() { ps -eo args= | grep '^qemu-system' | grep -vc "$BED_DIR/"; }
 
 dead() { local vm; for vm in $BED_VMS; do vm_alive "$vm" || return 0; done; return 1; }
@@ -211,7 +213,7 @@ load1=$(cut -d' ' -f1-3 /proc/loadavg)
 	echo "date=$(date -u +%Y-%m-%dT%H:%M:%SZ)"; echo "boot_s=$BED_SETUP_S"; echo "lock_wait_s=$LOCK_S"; echo "measure_s=$((TE - TB))"; echo "total_s=$((TE - T0))"
 	echo "fio=$(fio --version)"; echo "perftest=$(dpkg-query -W -f '${Version}' perftest 2>/dev/null)"
 	echo "nvme-cli=$(dpkg-query -W -f '${Version}' nvme-cli 2>/dev/null)"
-	echo "artifacts=${BED_DIR#$top/}"
+	echo "artifacts=${BED_DIR#"$top"/}"
 } > "$RAW/meta.txt"
 short=$(echo "$kv" | cut -d. -f1-2)
 out=${BENCH_OUT:-bench/results/$(date -u +%Y-%m-%d)-$short$([ "$QUICK" = 1 ] && echo -quick).md}

@@ -9,6 +9,10 @@
 #     "Skipping BTF generation" note of out-of-tree builds is ignored).
 #  2. checkpatch.pl --strict --no-tree -f on every file given (from the 6.12 linux-source
 #     package, see scripts/linux-source.sh). Every ERROR, WARNING and CHECK is a finding.
+#  3. shellcheck (all severities, settings in .shellcheckrc) on every shell file of the
+#     repository: *.sh, or a first line naming sh/bash, outside .git/ .cache/ build/
+#     results/. Every note is a finding; where the code is right, the file says so with a
+#     `# shellcheck disable=SCxxxx # reason` on the line before.
 #
 # Prints the findings and a short summary; exits 1 if there is any finding.
 set -uo pipefail
@@ -16,6 +20,9 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 2
 [ $# -gt 0 ] || { echo "usage: scripts/lint.sh <files...>" >&2; exit 2; }
+# the kernels, sparse and shellcheck it uses are among what setup.sh installs (a no-op when
+# everything is there)
+scripts/setup.sh || { echo "lint: scripts/setup.sh failed"; exit 2; }
 
 findings=0
 summary=()
@@ -83,6 +90,32 @@ for f in "$@"; do
 done
 summary+=("checkpatch --strict: $cp_files file(s), $cp_total finding(s)")
 findings=$((findings + cp_total))
+
+# --- 3. shellcheck -----------------------------------------------------------------------
+# shell_files: every shell file of the tree, one a line
+shell_files() {
+	find . \( -path ./.git -o -path ./.cache -o -path ./build -o -path ./results \) -prune -o \
+		-type f -print | sed 's|^\./||' | sort | while read -r f; do
+		case $f in *.sh|*.bash) echo "$f"; continue ;; esac
+		head -n 1 "$f" 2>/dev/null | grep -qE '^#!.*\<(ba|da)?sh\>' && echo "$f"
+	done
+}
+if command -v shellcheck >/dev/null; then
+	mapfile -t shf < <(shell_files)
+	found=$(shellcheck -f gcc "${shf[@]}" 2>&1)
+	n=0
+	[ -z "$found" ] || n=$(printf '%s\n' "$found" | wc -l)
+	if [ "$n" -gt 0 ]; then
+		echo "=== shellcheck: $n finding(s)"
+		printf '%s\n' "$found"
+	fi
+	summary+=("shellcheck: ${#shf[@]} file(s), $n finding(s)")
+	findings=$((findings + n))
+else
+	echo "lint: shellcheck is not installed (apt-get install shellcheck)"
+	summary+=("shellcheck: MISSING")
+	findings=$((findings + 1))
+fi
 
 echo "=== lint summary"
 printf '  %s\n' "${summary[@]}"

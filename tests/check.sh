@@ -1,8 +1,10 @@
 #!/bin/bash
 # check.sh: the project's whole test run (`make check`, CI runs it through .ci/run).
 # setup -> build our module for both kernels -> peer modules -> make lint -> make unit ->
-# tests/host/*.sh -> VM suites (two-VM bed, tests/vm/). Every step is one test; every VM
-# test case is one test. Ends with exactly one line "N passed, N failed"; exit 1 on any failure.
+# tests/host/*.sh -> VM suites (two-VM bed, tests/vm/) -> the bed's self-test (suite
+# selftest, whose every case must fail: tests/vm/check-selftest.sh). Every step is one test;
+# every VM test case is one test. Ends with exactly one line "N passed, N failed"; exit 1 on
+# any failure.
 #
 # Options:
 #   --suite <name>   run only this VM suite (repeatable; tests/vm/suites/<name>.sh)
@@ -12,11 +14,12 @@
 # Env: CI=true (quiet), CHECK_SUITES="suite ..." (default: upstream-61 upstream-612 ours-61
 #   ours-612 ours-mix-a ours-mix-b mp-612s mp-61c; make check-mp runs "mp-61 mp-612", the
 #   multipath suites against the 6.1 server, whose rxe fails under cable pulls: see
-#   tests/README.md, Known issues).
+#   tests/README.md, Known issues). CHECK_SELFTEST=0|1: skip / force the bed self-test (default:
+#   run it unless --suite or --case chose what to run).
 # Logs: results/<run-id>/check/*.log, VM artifacts in results/<run-id>/<suite>/.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
-cd "$top"
+cd "$top" || exit 2
 suites=(); cases=(); novm=0; vmonly=0; debug=0
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -25,11 +28,13 @@ while [ $# -gt 0 ]; do
 	--no-vm) novm=1 ;;
 	--vm-only) vmonly=1 ;;
 	--debug) debug=1 ;;
-	-h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,19p' "$0"; exit 0 ;;
 	*) echo "check.sh: unknown option $1" >&2; exit 2 ;;
 	esac
 	shift
 done
+selftest=${CHECK_SELFTEST:-}
+[ -z "$selftest" ] && { [ ${#suites[@]} -gt 0 ] || [ ${#cases[@]} -gt 0 ]; } && selftest=0
 [ ${#suites[@]} -eq 0 ] && read -r -a suites <<< "${CHECK_SUITES:-upstream-61 upstream-612 ours-61 ours-612 ours-mix-a ours-mix-b mp-612s mp-61c}"
 export RUN_ID=${RUN_ID:-$(date +%Y%m%d-%H%M%S)-check}
 logs=$top/results/$RUN_ID/check; mkdir -p "$logs"
@@ -44,8 +49,8 @@ t() {
 	local name=$1 log s; shift
 	log=$logs/$(echo "$name" | tr ' /' '__').log; s=$(date +%s)
 	quiet || echo "... $name" >&2
-	if "$@" > "$log" 2>&1; then ok "$name ($(el $s)s)"
-	else ko "$name ($(el $s)s): see ${log#$top/}"; quiet || tail -n 15 "$log" | sed 's/^/    /' >&2
+	if "$@" > "$log" 2>&1; then ok "$name ($(el "$s")s)"
+	else ko "$name ($(el "$s")s): see ${log#"$top"/}"; quiet || tail -n 15 "$log" | sed 's/^/    /' >&2
 	fi
 }
 
@@ -77,7 +82,7 @@ if [ $novm = 0 ]; then
 		quiet || echo "... VM suite $s" >&2
 		slog=$logs/suite-$s.log
 		if [ $debug = 1 ]; then
-			CI= tests/vm/run-suite.sh "$s" "${cases[@]}" 2> >(tee "$slog" >&2) | grep -E '^(PASS|FAIL) ' > "$slog.res"
+			CI="" tests/vm/run-suite.sh "$s" "${cases[@]}" 2> >(tee "$slog" >&2) | grep -E '^(PASS|FAIL) ' > "$slog.res"
 		else
 			CI=true tests/vm/run-suite.sh "$s" "${cases[@]}" 2> "$slog" | grep -E '^(PASS|FAIL) ' > "$slog.res"
 		fi
@@ -88,10 +93,13 @@ if [ $novm = 0 ]; then
 		if [ ! -s "$slog.res" ] || { [ "$src" != 0 ] && ! grep -q '^FAIL' "$slog.res"; }; then
 			ko "vm suite $s: runner failed (rc=$src): $(tail -n 3 "$slog" | tr '\n' ' ')"
 		fi
-		quiet || echo "    suite $s took $(el $s0)s" >&2
+		quiet || echo "    suite $s took $(el "$s0")s" >&2
 	done
+	# The bed's failure detection: a bed that cannot see a kernel warning, a splat in its
+	# cleanup or a dead guest would pass every suite above. ~1 min (one VM pair).
+	[ "$selftest" = 0 ] || t "vm bed self-test (suite selftest: every case fails as built to)" tests/vm/check-selftest.sh
 fi
-echo "total $(el $T0)s, logs in ${logs#$top/}/" >&2
+echo "total $(el "$T0")s, logs in ${logs#"$top"/}/" >&2
 if [ $failed -gt 0 ] && ! quiet; then
 	echo "failures:" >&2; printf '  %s\n' "${failures[@]}" >&2
 fi

@@ -8,7 +8,7 @@
 #   DEMO_STACK=upstream runs the same demo with upstream's client (reference run).
 # Artifacts: results/<run-id>/demo/.
 set -u
-top=$(cd "$(dirname "$0")/.." && pwd); cd "$top"
+top=$(cd "$(dirname "$0")/.." && pwd); cd "$top" || exit 2
 n=0
 say() { n=$((n + 1)); echo; echo "[$(date +%H:%M:%S)] Step $n: $*"; }
 info() { echo "           $*"; }
@@ -16,14 +16,17 @@ die() { echo; echo "DEMO FAILED at step $n: $*"; exit 1; }
 
 SERVER_SERIES=${SERVER_SERIES:-${DEMO_SERIES:-6.12}}
 CLIENT_SERIES=${CLIENT_SERIES:-${DEMO_SERIES:-6.12}}
-export SERVER_KVER=$(scripts/kernels.sh "$SERVER_SERIES") CLIENT_KVER=$(scripts/kernels.sh "$CLIENT_SERIES")
 export CLIENT_STACK=${DEMO_STACK:-ours} BED_REPO=$top RUN_ID=${RUN_ID:-$(date +%Y%m%d-%H%M%S)-demo}
 export BED_DIR=$top/results/$RUN_ID/demo BED_TRACE=0
 mkdir -p "$BED_DIR"
 
+# setup first: on a fresh machine the kernels that scripts/kernels.sh discovers are among
+# what it installs
 say "install missing packages (scripts/setup.sh)"
 scripts/setup.sh || die "setup failed"
-[ -n "$SERVER_KVER" ] && [ -n "$CLIENT_KVER" ] || die "no $SERVER_SERIES/$CLIENT_SERIES kernel with headers installed"
+SERVER_KVER=$(scripts/kernels.sh "$SERVER_SERIES") CLIENT_KVER=$(scripts/kernels.sh "$CLIENT_SERIES")
+export SERVER_KVER CLIENT_KVER
+{ [ -n "$SERVER_KVER" ] && [ -n "$CLIENT_KVER" ]; } || die "no $SERVER_SERIES/$CLIENT_SERIES kernel with headers installed"
 info "server host kernel $SERVER_KVER, client host kernel $CLIENT_KVER"
 
 if [ -n "${BED_OURS_BUILD:-}" ]; then
@@ -66,7 +69,7 @@ vm_run client 30 'lsmod | grep -E "^(rtrs_client|rnbd_client) "' | sed 's/^/    
 say "map the server's /dev/nullb0 through rnbd over link0"
 info "echo \"sessname=demo path=ip:198.18.0.1 device_path=/dev/nullb0\" > /sys/class/rnbd-client/ctl/map_device"
 if ! dev=$(vm_run client 180 rnbd_map demo /dev/nullb0 path=ip:198.18.0.1 2>"$BED_DIR/map.err"); then
-	cat "$BED_DIR/map.err" | sed 's/^/           /'
+	sed 's/^/           /' "$BED_DIR/map.err"
 	info "client kernel log (last lines):"
 	vm_run client 30 'dmesg | tail -n 15' | sed 's/^/           /'
 	die "map_device failed: our rtrs-client could not open an RTRS session to the server (expected while the client is a skeleton)"
@@ -93,4 +96,4 @@ client_unload || die "unloading our client stack failed"
 bad=$(vm_run client 30 "dmesg | grep -E 'BUG:|WARNING:|Oops|general protection|KASAN|refcount_t|hung_task'")
 [ -z "$bad" ] || { echo "$bad"; die "client kernel log shows problems"; }
 echo
-echo "DEMO OK: rnbd over the $CLIENT_STACK rtrs-client moved 32 MiB to the server and back intact (artifacts: ${BED_DIR#$top/})"
+echo "DEMO OK: rnbd over the $CLIENT_STACK rtrs-client moved 32 MiB to the server and back intact (artifacts: ${BED_DIR#"$top"/})"

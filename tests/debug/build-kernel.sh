@@ -70,7 +70,7 @@ nice=(nice -n 19 ionice -c3)
 	while read -r l; do
 		case $l in
 		CONFIG_*=*) o=${l%%=*}; v=${l#*=}
-			grep -qxF "$o=$v" .config || { echo "fragment: $l -> $(grep -E "^(# )?$o[= ]" .config || echo absent)"; bad=1; } ;;
+			grep -qxF "$o=$v" .config || { echo "fragment: $l -> $(grep -E "^(# )?${o}[= ]" .config || echo absent)"; bad=1; } ;;
 		"# CONFIG_"*" is not set") o=${l#\# }; o=${o%% *}
 			grep -qE "^$o=" .config && { echo "fragment: $l -> $(grep -E "^$o=" .config)"; bad=1; } ;;
 		esac

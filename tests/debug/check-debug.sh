@@ -19,7 +19,7 @@
 # MAP_CYCLES (map-cycles; default 30 here).
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
-cd "$top"
+cd "$top" || exit 2
 suites=(); cases=(); buildonly=0
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -43,8 +43,8 @@ t() { # t <name> <command...>: one step, its output in a log file
 	local name=$1 log s; shift
 	log=$logs/$(echo "$name" | tr ' /' '__').log; s=$(date +%s)
 	echo "... $name" >&2
-	if "$@" > "$log" 2>&1; then ok "$name ($(el $s)s)"; return 0; fi
-	ko "$name ($(el $s)s): see ${log#$top/}"; tail -n 15 "$log" | sed 's/^/    /' >&2
+	if "$@" > "$log" 2>&1; then ok "$name ($(el "$s")s)"; return 0; fi
+	ko "$name ($(el "$s")s): see ${log#"$top"/}"; tail -n 15 "$log" | sed 's/^/    /' >&2
 	return 1
 }
 summary() {
@@ -84,7 +84,7 @@ for s in "${suites[@]}"; do
 	slog=$logs/suite-$s.log
 	CI=true tests/vm/run-suite.sh "$s" "${cases[@]}" 2> "$slog" | grep -E '^(PASS|FAIL) ' > "$slog.res"
 	if [ ! -s "$slog.res" ]; then
-		ko "VM suite $s ($(el "$s0")s): no results, see ${slog#$top/}"; tail -n 15 "$slog" | sed 's/^/    /' >&2
+		ko "VM suite $s ($(el "$s0")s): no results, see ${slog#"$top"/}"; tail -n 15 "$slog" | sed 's/^/    /' >&2
 		continue
 	fi
 	while read -r st name rest; do

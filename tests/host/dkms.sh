@@ -17,7 +17,7 @@ command -v dkms >/dev/null || { echo "FAIL: dkms is not installed (apt-get insta
 # shellcheck disable=SC1091
 name=$(set +u; . ./dkms.conf && echo "$PACKAGE_NAME")
 ver=$(set +u; . ./dkms.conf && echo "$PACKAGE_VERSION")
-[ -n "$name" ] && [ -n "$ver" ] || { echo "FAIL: dkms.conf has no name/version"; exit 1; }
+{ [ -n "$name" ] && [ -n "$ver" ]; } || { echo "FAIL: dkms.conf has no name/version"; exit 1; }
 srcdir=/usr/src/$name-$ver
 marker=.rtrs-dkms-host-test
 kvers=$(scripts/kernels.sh)

@@ -44,6 +44,7 @@ if [ "${PEER_ONLY:-}" != ours ]; then
 		# Upstream's Makefiles serve as Kbuild files (6.1 and 6.12 differ); only the
 		# rtrs include path must point into this copy.
 		cp "$src"/drivers/infiniband/ulp/rtrs/Makefile "$u/rtrs/Kbuild"
+		# shellcheck disable=SC2016 # make's $(srctree) and $(src), not the shell's
 		sed 's#-I$(srctree)/drivers/infiniband/ulp/rtrs#-I$(src)/../rtrs#' \
 			"$src"/drivers/block/rnbd/Makefile > "$u/rnbd/Kbuild"
 		if kmake "$u" CONFIG_INFINIBAND_RTRS=m CONFIG_INFINIBAND_RTRS_CLIENT=m \

@@ -14,22 +14,28 @@
 #   results/<RUN_ID>/<suite>/results.txt. Exit 0 when all passed.
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
-export BED_REPO=$(cd "$HERE/../.." && pwd)
+BED_REPO=$(cd "$HERE/../.." && pwd)
+export BED_REPO
 suite=${1:?usage: run-suite.sh <suite> [case...]}; shift
 sfile=$HERE/suites/$suite.sh
-[ -r "$sfile" ] || { echo "run-suite: no suite $sfile (have: $(cd "$HERE/suites" && ls | sed 's/\.sh$//' | tr '\n' ' '))" >&2; exit 2; }
+[ -r "$sfile" ] || { echo "run-suite: no suite $sfile (have: $(cd "$HERE/suites" && for f in *.sh; do printf '%s ' "${f%.sh}"; done))" >&2; exit 2; }
 # The suite file sets defaults; the environment wins.
 _env_cases=${CASES:-}; _env_stack=${CLIENT_STACK:-}
 _env_ss=${SERVER_SERIES:-}; _env_cs=${CLIENT_SERIES:-}
+# shellcheck source=/dev/null # the suite named on the command line
 . "$sfile"
 [ -n "$_env_cases" ] && CASES=$_env_cases
 [ -n "$_env_stack" ] && CLIENT_STACK=$_env_stack
 [ -n "$_env_ss" ] && SERVER_SERIES=$_env_ss
 [ -n "$_env_cs" ] && CLIENT_SERIES=$_env_cs
 [ $# -gt 0 ] && CASES="$*"
+# Install what is missing before discovering kernels: `make soak` and direct calls reach this
+# runner without tests/check.sh, and on a fresh machine the kernels are among what setup.sh
+# installs (idempotent; exits at once when everything is there).
+"$BED_REPO/scripts/setup.sh" >&2 || { echo "run-suite: scripts/setup.sh failed" >&2; exit 2; }
 SERVER_KVER=${SERVER_KVER:-$("$BED_REPO/scripts/kernels.sh" "$SERVER_SERIES")}
 CLIENT_KVER=${CLIENT_KVER:-$("$BED_REPO/scripts/kernels.sh" "$CLIENT_SERIES")}
-[ -n "$SERVER_KVER" ] && [ -n "$CLIENT_KVER" ] || { echo "run-suite: kernels not installed" >&2; exit 2; }
+{ [ -n "$SERVER_KVER" ] && [ -n "$CLIENT_KVER" ]; } || { echo "run-suite: kernels not installed" >&2; exit 2; }
 export SERVER_KVER CLIENT_KVER CLIENT_STACK BED_SUITE=$suite
 RUN_ID=${RUN_ID:-$(date +%Y%m%d-%H%M%S)-$$}
 export BED_DIR=$BED_REPO/results/$RUN_ID/$suite
@@ -76,6 +82,7 @@ _bed_any_dead() { local vm; for vm in $BED_VMS; do vm_alive "$vm" || { echo "$vm
 bed_reset() {
 	local out rc=0
 	link_set link0 on 2>/dev/null; link_set link1 on 2>/dev/null
+	# shellcheck disable=SC2016 # expanded in the guest
 	vm_run server 30 'for l in eth0 eth1; do tc qdisc del dev $l root 2>/dev/null; done; true' >/dev/null 2>&1
 	out=$(vm_run client 300 bed_client_down 2>&1) || { echo "client cleanup failed: $out"; rc=1; }
 	if [ -s "$BED_DIR/server/share/.params" ] || ! vm_run server 10 'lsmod | grep -q ^rnbd_server' >/dev/null 2>&1; then
@@ -88,6 +95,7 @@ bed_reset() {
 # once may be a pointer in flight), print what it reports, then clear so the next case
 # starts clean. Prints nothing when the kernel has no kmemleak.
 bed_kmemleak() { # <vm>
+	# shellcheck disable=SC2016 # expanded in the guest
 	BED_TRACE=0 vm_run "$1" 900 'k=/sys/kernel/debug/kmemleak; [ -e $k ] || exit 0
 		sleep 6
 		{ echo scan > $k && echo scan > $k; } 2>/dev/null ||
@@ -143,14 +151,31 @@ for c in $CASES; do
 	done
 	wait "$cpid"; rc=$?
 	[ "$rc" = 124 ] && why="case timed out after ${ct}s"
-	# kernel logs of this case from both guests: dmesg since the marker, or the console if dead
+	# back to baseline for the next case (failures here fail this case: it left a mess)
+	if ! _bed_any_dead >/dev/null; then
+		# rxe and qdisc counters (send_err, drops): the first place to look after a path failure
+		for vm in $BED_VMS; do
+			# shellcheck disable=SC2016 # expanded in the guest
+			BED_TRACE=0 vm_run "$vm" 30 'rdma statistic show; for n in /sys/class/net/eth*; do tc -s qdisc show dev ${n##*/}; done' \
+				> "$cdir/net-$vm.txt" 2>&1
+		done
+		resetmsg=$(bed_reset 2>&1) || why="${why:+$why; }cleanup after the case failed: $(echo "$resetmsg" | tail -n 3 | tr '\n' ' ')"
+		echo "$resetmsg" > "$cdir/reset.txt"
+	fi
+	# Kernel logs of this case from both guests, the cleanup above included (an unmap, rmmod
+	# or server reload that splats belongs to the case that left that state): dmesg from the
+	# case's marker to an end marker written now, or the console if the guest is dead.
 	probs=""
+	etag="rtrs-bed: END $suite/$c #$n"
 	for vm in $BED_VMS; do
+		vm_alive "$vm" && vm_run "$vm" 30 "echo '$etag' > /dev/kmsg" >/dev/null 2>&1
 		tail -c +"$(( ${coff[$vm]} + 1 ))" "$BED_DIR/$vm/console.log" > "$cdir/console-$vm.txt"
-		if vm_alive "$vm" && vm_run "$vm" 60 dmesg > "$cdir/dmesg-$vm.all" 2>/dev/null; then
-			awk -v t="$tag" 'index($0, t) {p=1} p' "$cdir/dmesg-$vm.all" > "$cdir/dmesg-$vm.txt"
+		if vm_alive "$vm" && vm_run "$vm" 60 dmesg > "$cdir/dmesg-$vm.all" 2>/dev/null &&
+			grep -qF "$etag" "$cdir/dmesg-$vm.all"; then
+			awk -v t="$tag" -v e="$etag" 'index($0, t) {p=1} p; index($0, e) {p=0}' "$cdir/dmesg-$vm.all" > "$cdir/dmesg-$vm.txt"
 			rm -f "$cdir/dmesg-$vm.all"; src=$cdir/dmesg-$vm.txt
 		else
+			rm -f "$cdir/dmesg-$vm.all"
 			src=$cdir/console-$vm.txt
 		fi
 		hits=$(grep -a -v 'rtrs-bed:' "$src" | grep -a -v -E "$BED_FRAME" | grep -a -E "$BED_BAD")
@@ -160,26 +185,17 @@ for c in $CASES; do
 		echo "$probs" > "$cdir/kernel-problems.txt"
 		echo "$probs" | head -n 40 >&2
 	fi
-	# back to baseline for the next case (failures here fail this case: it left a mess)
-	if ! _bed_any_dead >/dev/null; then
-		# rxe and qdisc counters (send_err, drops): the first place to look after a path failure
+	# kmemleak after the scan: its own report lines are judged from kmemleak-<vm>.txt
+	if [ "${BED_KMEMLEAK:-0}" = 1 ] && ! _bed_any_dead >/dev/null; then
+		bed_kmemleak_all "$cdir" kmemleak
 		for vm in $BED_VMS; do
-			BED_TRACE=0 vm_run "$vm" 30 'rdma statistic show; for n in /sys/class/net/eth*; do tc -s qdisc show dev ${n##*/}; done' \
-				> "$cdir/net-$vm.txt" 2>&1
+			if [ -s "$cdir/kmemleak-$vm.txt" ]; then
+				probs+="--- $vm kmemleak:"$'\n'"$(grep -c '^unreferenced object' "$cdir/kmemleak-$vm.txt") unreferenced objects (kmemleak-$vm.txt)"$'\n'
+				echo "$probs" > "$cdir/kernel-problems.txt"
+			else
+				rm -f "$cdir/kmemleak-$vm.txt"
+			fi
 		done
-		resetmsg=$(bed_reset 2>&1) || why="${why:+$why; }cleanup after the case failed: $(echo "$resetmsg" | tail -n 3 | tr '\n' ' ')"
-		echo "$resetmsg" > "$cdir/reset.txt"
-		if [ "${BED_KMEMLEAK:-0}" = 1 ]; then
-			bed_kmemleak_all "$cdir" kmemleak
-			for vm in $BED_VMS; do
-				if [ -s "$cdir/kmemleak-$vm.txt" ]; then
-					probs+="--- $vm kmemleak:"$'\n'"$(grep -c '^unreferenced object' "$cdir/kmemleak-$vm.txt") unreferenced objects (kmemleak-$vm.txt)"$'\n'
-					echo "$probs" > "$cdir/kernel-problems.txt"
-				else
-					rm -f "$cdir/kmemleak-$vm.txt"
-				fi
-			done
-		fi
 	fi
 	[ -z "$why" ] && dead=$(_bed_any_dead) && why=$dead
 	secs=$(( $(date +%s) - t0 ))
@@ -191,7 +207,7 @@ for c in $CASES; do
 		[ "$rc" != 0 ] && [ -n "$why" ] && r="rc=$rc; $r"
 		last=$(grep -a 'FAIL:' "$cdir/log.txt" | tail -n 1 | cut -c1-160)
 		[ -n "$last" ] && r="$r; last: $last"
-		result "FAIL $suite/$c ${secs}s $r (artifacts: ${cdir#$BED_REPO/})"; nfail=$((nfail + 1))
+		result "FAIL $suite/$c ${secs}s $r (artifacts: ${cdir#"$BED_REPO"/})"; nfail=$((nfail + 1))
 	fi
 done
 say "suite $suite: $npass passed, $nfail failed, boot ${BED_BOOT_S}s, total $(( $(date +%s) - T_SUITE ))s"

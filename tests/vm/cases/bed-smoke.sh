@@ -1,5 +1,6 @@
 # Case: the bed itself works: control channel both ways, both links (IPv4 + IPv6), rxe
 # devices on both sides, server exports null_blk via rnbd-server.
+# shellcheck disable=SC2034 # read by tests/vm/run-suite.sh
 CASE_TIMEOUT=300
 run() {
 	local out

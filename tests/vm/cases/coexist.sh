@@ -10,11 +10,14 @@
 # each writes 16 MiB of random data, reads it back, compares, and the exporting side's md5
 # must match. Then both unmap and everything is unloaded on both VMs (the case restores the
 # server VM to its baseline itself: the bed's reset knows neither extra stack).
+# shellcheck disable=SC2034 # read by tests/vm/run-suite.sh
 CASE_TIMEOUT=600
 
 coexist_cleanup() {
+	# shellcheck disable=SC2016 # expanded in the guest
 	vm_run server 120 'bed_client_down >/dev/null 2>&1
 		for m in rnbd_client rtrs_client; do lsmod | grep -q "^$m " && rmmod $m; done; true'
+	# shellcheck disable=SC2016 # expanded in the guest
 	vm_run client 180 'bed_client_down >/dev/null 2>&1
 		for m in rnbd_client rtrs_client rnbd_server rtrs_server rtrs_core null_blk; do
 			lsmod | grep -q "^$m " && { rmmod $m || echo "rmmod $m failed"; }
@@ -41,6 +44,7 @@ run() {
 	ours_fresh || fail "stale rtrs-client.ko"
 	trap coexist_cleanup EXIT
 	step "client VM: null_blk, upstream rtrs-core + rtrs-server + rnbd-server, then ours"
+	# shellcheck disable=SC2016 # expanded in the guest
 	out=$(vm_run client 120 'set -e
 		modprobe null_blk nr_devices=1 gb=1 memory_backed=1
 		wait_for 10 test -b /dev/nullb0
@@ -52,6 +56,7 @@ run() {
 		lsmod | grep -E "^(rtrs|rnbd)"' 2>&1) || fail "loading the stacks side by side failed: $out"
 	echo "$out"
 	step "server VM: upstream rtrs-client + rnbd-client next to its rtrs-server"
+	# shellcheck disable=SC2016 # expanded in the guest
 	out=$(vm_run server 120 'set -e
 		insmod "$BED_PEER_UP/rtrs/rtrs-client.ko"
 		insmod "$BED_PEER_UP/rnbd/rnbd-client.ko"

@@ -2,6 +2,7 @@
 # (path=ip:fd18:1::1), check the path name and state, then a short fio verify=crc32c over
 # it: random writes at queue depth 64 and sequential writes at depth 1, sizes 512 B to the
 # session's max_io_size, each followed by its verifying reads. Unmap, unload.
+# shellcheck disable=SC2034 # read by tests/vm/run-suite.sh
 CASE_TIMEOUT=600
 run() {
 	local dev out

@@ -4,6 +4,7 @@
 # the session's max_io_size (rnbd's max_hw_sectors), queue depths 1 and 64. Our client has
 # the server invalidate READ buffers by default (SEND_WITH_INV); in the =N round it runs
 # with remote_invalidate=N and invalidates them itself (LOCAL_INV).
+# shellcheck disable=SC2034 # read by tests/vm/run-suite.sh
 CASE_TIMEOUT=900
 fio_round() { # <dev> <label>
 	local dev=$1 label=$2 out

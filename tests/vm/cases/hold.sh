@@ -2,6 +2,7 @@
 # another terminal:  export BED_REPO=$PWD BED_DIR=results/<run>/<suite> BED_SOCK=<printed>;
 #                    . tests/vm/lib/bed.sh; vm_run client 10 dmesg
 # End it early with: touch $BED_DIR/hold.stop
+# shellcheck disable=SC2034 # read by tests/vm/run-suite.sh
 CASE_TIMEOUT=3600
 run() {
 	note "bed up: export BED_REPO=$BED_REPO BED_DIR=$BED_DIR BED_SOCK=$BED_SOCK CLIENT_STACK=$CLIENT_STACK"

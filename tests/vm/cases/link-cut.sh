@@ -2,6 +2,7 @@
 # write a pattern, cut link0 on both VMs (QMP set_link), the path must go `disconnected`
 # (or I/O must fail), restore the link, the path must come back `connected` (upstream with
 # rnbd defaults needs ~60 s after link-on: budget 180 s), and the data must read back intact.
+# shellcheck disable=SC2034 # read by tests/vm/run-suite.sh
 CASE_TIMEOUT=900
 run() {
 	local dev t_off t_on out

@@ -26,6 +26,7 @@
 # route entries, first-use caches of the rdma core) are not counted. Frees deferred through
 # RCU or by the bed's exiting shells get more chances: the comparison is retried after 10 s
 # and again after 30 s; the failure message names what was still left at the last try.
+# shellcheck disable=SC2034 # read by tests/vm/run-suite.sh
 CASE_TIMEOUT=1800
 MAP_CYCLES=${MAP_CYCLES:-100}
 

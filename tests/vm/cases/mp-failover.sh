@@ -4,15 +4,19 @@
 # MP_CUT_ENDS in lib/mp.sh;
 # alternately link1 and link0): the cut path must go disconnected, the other path must carry
 # the I/O meanwhile (its stats/rdma grows, fio rounds finish), and after the link is back the
-# cut path must reconnect by itself (state connected, stats/reconnects + 1). At the end: zero
-# fio errors or verify failures, no I/O error in the client's kernel log.
+# cut path must reconnect by itself (state connected, stats/reconnects + 1), and its
+# failed-over counter (stats/rdma, last field) must have grown by at least 1: each cut is
+# made while the path has requests in flight (stats/rdma field 5, min-inflight, the default
+# policy), and those must have been re-issued on the other path. At the end: zero fio errors
+# or verify failures, no I/O error in the client's kernel log.
 # Cost: ~45 s per cut: the port event fails the path in 1-4 s, and the reconnect comes ~37 s
 # after the cut (rnbd's 30 s delay; the first attempt no sooner than 36 s after the server
 # was last heard from). Every wait is a condition with a generous bound.
+# shellcheck disable=SC2034 # read by tests/vm/run-suite.sh
 CASE_TIMEOUT=${MP_CASE_TIMEOUT:-$(( 300 + ${MP_CUTS:-10} * 150 ))}
 . "$BED_REPO/tests/vm/lib/mp.sh"
 run() {
-	local dev n=${MP_CUTS:-10} i l o s r0 o0 f0 t0 t1 t2 out
+	local dev n=${MP_CUTS:-10} i l o r0 o0 f0 fo0 fo inf t0 t1 t2 out
 	step "map /dev/nullb0 over link0 and link1 ($CLIENT_STACK stack)"
 	dev=$(mp_map bed-mp /dev/nullb0) || fail "map over two paths failed"
 	mp_run 150 "mp_fio_start $dev mpf 16m 0; wait_for 120 mp_fio_progress mpf 0 1" ||
@@ -20,29 +24,38 @@ run() {
 	for i in $(seq 1 "$n"); do
 		l=$(( i % 2 )); o=$(( 1 - l ))
 		step "cut $i/$n: link$l (path $l) off, path $o carries the I/O"
-		out=$(mp_run 30 "mp_fio_ok mpf && echo \$(mp_reconnects bed-mp $l) \$(mp_reqs bed-mp $o) \$(mp_fio_rounds mpf)") ||
+		out=$(mp_run 30 "mp_fio_ok mpf && echo \$(mp_reconnects bed-mp $l) \$(mp_reqs bed-mp $o) \$(mp_fio_rounds mpf) \$(mp_failovers bed-mp $l)") ||
 			{ mp_run 60 "mp_fio_stop mpf 5"; fail "fio failed before cut $i"; }
-		read -r r0 o0 f0 <<< "$out"
+		read -r r0 o0 f0 fo0 <<< "$out"
+		# cut while path l has requests in flight (not in the pause between two fio rounds),
+		# so that its failover counter has something to count
+		inf=$(mp_run 40 "wait_for 30 mp_inflight_gt bed-mp $l 0 && mp_inflight bed-mp $l") ||
+			fail "path $l had no request in flight for 30 s before cut $i (policy $(vm_run client 10 cat /sys/class/rtrs-client/bed-mp/mpath_policy))"
 		t0=$(date +%s)
-		link_set link$l off $MP_CUT_ENDS || fail "link_set failed"
+		link_set "link$l" off "$MP_CUT_ENDS" || fail "link_set failed"
 		mp_run 120 "wait_for 90 mp_state_is bed-mp $l disconnected" ||
 			{ mp_run 30 "mp_summary bed-mp"; fail "path $l still connected 90 s after link$l was cut"; }
 		t1=$(date +%s)
 		# the other path carries requests and fio keeps finishing rounds
 		mp_run 270 "wait_for 120 mp_reqs_grow bed-mp $o $o0 200 && wait_for 120 mp_fio_progress mpf $f0 1" ||
 			{ mp_run 60 "mp_summary bed-mp; mp_fio_stop mpf 5"; fail "I/O did not go on over path $o while link$l was cut"; }
-		link_set link$l on $MP_CUT_ENDS || fail "link_set failed"
+		link_set "link$l" on "$MP_CUT_ENDS" || fail "link_set failed"
 		t2=$(date +%s)
 		out=$(mp_run 200 "wait_for 180 mp_state_is bed-mp $l connected; rc=\$?; mp_summary bed-mp; exit \$rc") ||
 			{ echo "$out"; fail "path $l not connected again 180 s after link$l came back"; }
 		mp_run 30 "[ \$(mp_reconnects bed-mp $l) -gt $r0 ]" || fail "stats/reconnects of path $l did not count the reconnect"
-		note "cut $i: path $l down after $((t1 - t0)) s, back $(( $(date +%s) - t2 )) s after link-on; $(echo "$out" | tr '\n' ';')"
+		fo=$(mp_run 30 "mp_failovers bed-mp $l") || fail "cannot read stats/rdma of path $l"
+		[ "$fo" -ge $(( fo0 + 1 )) ] ||
+			fail "path $l failed over $(( fo - fo0 )) requests at cut $i ($inf in flight just before the cut): stats/rdma's failover count does not count"
+		note "cut $i: path $l down after $((t1 - t0)) s, back $(( $(date +%s) - t2 )) s after link-on; $inf in flight before the cut, $(( fo - fo0 )) failed over; $(echo "$out" | tr '\n' ';')"
 	done
 	step "stop fio: no error, no verify failure"
 	mp_run 400 "mp_fio_stop mpf 300" || fail "fio reported an error or a verify failure"
 	out=$(mp_run 30 mp_io_errors)
 	[ -z "$out" ] || fail "I/O errors in the client's kernel log: $out"
-	mp_run 30 "mp_summary bed-mp; [ \$(( \$(mp_failovers bed-mp 0) + \$(mp_failovers bed-mp 1) )) -ge 0 ]"
+	# each cut was checked above; the total must agree (the counter never goes back)
+	mp_run 30 "mp_summary bed-mp; [ \$(( \$(mp_failovers bed-mp 0) + \$(mp_failovers bed-mp 1) )) -ge $n ]" ||
+		fail "fewer than $n failed-over requests in all after $n cuts"
 	step "unmap + unload"
 	vm_run client 120 "rnbd_unmap $dev" || fail "unmap failed"
 	client_unload || fail "client stack did not unload"

@@ -6,6 +6,7 @@
 # - recovery: both paths reconnect by themselves (the server session is gone, so the
 #   reconnect re-creates it), rnbd remaps the device, the pattern reads back intact and new
 #   I/O succeeds.
+# shellcheck disable=SC2034 # read by tests/vm/run-suite.sh
 CASE_TIMEOUT=900
 . "$BED_REPO/tests/vm/lib/mp.sh"
 MP_FAIL_BOUND=${MP_FAIL_BOUND:-120}

@@ -1,6 +1,7 @@
 # Case: rnbd data check with the suite's client stack (CLIENT_STACK) against the upstream
 # server: map /dev/nullb0 over link0, write 32 MiB of random data, read it back and compare
 # on the client, compare the md5 of the server's nullb0, unmap, unload.
+# shellcheck disable=SC2034 # read by tests/vm/run-suite.sh
 CASE_TIMEOUT=600
 run() {
 	local dev cmd5 smd5

@@ -1,5 +1,6 @@
 # Case: the second link and IPv6: map /dev/nullb1 through the suite's client stack over
 # link1 by IPv6 (fd18:1::1), check the path name, 8 MiB data check, unmap, unload.
+# shellcheck disable=SC2034 # read by tests/vm/run-suite.sh
 CASE_TIMEOUT=600
 run() {
 	local dev out

@@ -9,6 +9,7 @@
 # same device must work too: in a session with polled queues it completes through the
 # sweeper. On 6.1 a polled bio completed in a softirq makes bio_put() warn: the runner's
 # kernel-log scan catches that.
+# shellcheck disable=SC2034 # read by tests/vm/run-suite.sh
 CASE_TIMEOUT=900
 run() {
 	local dev out d0 d1 s0 s1 ios

@@ -2,6 +2,7 @@
 # of a 32 MiB O_DIRECT write + read back + cmp on /dev/nullb0, each round bounded (120 s);
 # a stuck round is reported with a hang snapshot (bed_diag). Not in `make check` (slow);
 # used to hunt intermittent I/O stalls.
+# shellcheck disable=SC2034 # read by tests/vm/run-suite.sh
 CASE_TIMEOUT=3000
 run() {
 	local dev i out

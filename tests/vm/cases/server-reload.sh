@@ -1,6 +1,7 @@
 # Case: server_reload works: reload rtrs-server with always_invalidate=N, check the
 # parameter, run a data check through the suite's client stack, unmap. The runner restores
 # the default server parameters afterwards.
+# shellcheck disable=SC2034 # read by tests/vm/run-suite.sh
 CASE_TIMEOUT=600
 run() {
 	local dev p

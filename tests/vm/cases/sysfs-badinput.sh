@@ -5,6 +5,7 @@
 # junk, bad addresses, duplicate and unreachable paths): each write must fail with the errno
 # the ABI doc gives, within 5 s (an unreachable add_path: 45 s, the doc's 30 s + margin), and
 # leave every file reading as before. Works with CLIENT_STACK=upstream too (the oracle).
+# shellcheck disable=SC2034 # read by tests/vm/run-suite.sh
 CASE_TIMEOUT=900
 . "$BED_REPO/tests/vm/lib/mp.sh"
 run() {
@@ -15,7 +16,7 @@ run() {
 	out=$(vm_run client 800 "/usr/bin/python3 \$BED_REPO/tests/vm/guest/sysfs-badinput.py bed-bad $CLIENT_STACK"); rc=$?
 	echo "$out" > "$BED_CASE_DIR/badinput-$CLIENT_STACK.txt"
 	echo "$out" | grep -v '^ok '
-	note "$(echo "$out" | tail -n 1) (table: ${BED_CASE_DIR#$BED_REPO/}/badinput-$CLIENT_STACK.txt)"
+	note "$(echo "$out" | tail -n 1) (table: ${BED_CASE_DIR#"$BED_REPO"/}/badinput-$CLIENT_STACK.txt)"
 	[ $rc = 0 ] || fail "malformed writes: $(echo "$out" | grep -c '^FAIL') rows failed"
 	step "the session still works: both paths connected, data check"
 	mp_run 30 "mp_state_is bed-bad 0 connected && mp_state_is bed-bad 1 connected" || fail "a path is not connected"

@@ -2,6 +2,7 @@
 # over link0 and link1 (session bed-cmp), idle. Each stack's tree is dumped by
 # tests/vm/guest/sysfs-dump.sh (names, types, modes, contents with digits masked) and the two
 # dumps must be identical. The suite's stack is irrelevant: both are loaded in turn.
+# shellcheck disable=SC2034 # read by tests/vm/run-suite.sh
 CASE_TIMEOUT=600
 . "$BED_REPO/tests/vm/lib/mp.sh"
 dump_stack() { # <stack>

@@ -25,6 +25,7 @@ bed_log "$(cat "$S/ready")"
 run_one() { # <id>
 	local id=$1 t
 	t=$(sed -n '1s/^# timeout=\([0-9]*\).*/\1/p' "$MB/$id.run"); t=${t:-60}
+	# shellcheck disable=SC2016 # expanded by the command's own bash
 	(cd /tmp && timeout -k 5 "$t" bash -c '. "$BED_REPO/tests/vm/guest/lib.sh"; . "$1"' bed "$MB/$id.run") \
 		> "$MB/$id.out" 2> "$MB/$id.err" < /dev/null
 	echo $? > "$MB/$id.rc.tmp"

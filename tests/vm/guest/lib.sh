@@ -21,19 +21,19 @@ wait_for() {
 _bed_have_nics() { [ "$(cat /sys/class/net/*/address | grep -c '^52:54:00:18:0')" -ge 2 ]; }
 # ---- network: rename NICs by MAC (52:54:00:18:<link>:<idx>), addresses, rxe per link ----
 bed_net_up() {
-	local n mac l want i
+	local n mac l
 	modprobe virtio_net || return 1
 	wait_for 30 _bed_have_nics || return 1
 	for n in /sys/class/net/*; do
-		n=${n##*/}; mac=$(cat /sys/class/net/$n/address)
+		n=${n##*/}; mac=$(cat "/sys/class/net/$n/address")
 		case $mac in 52:54:00:18:0*) ip link set "$n" name "bedtmp${mac:13:1}" ;; esac
 	done
 	for l in 0 1; do
 		[ -e /sys/class/net/bedtmp$l ] || { echo "bed_net_up: no NIC for link$l" >&2; return 1; }
-		ip link set bedtmp$l name eth$l || return 1
-		ip link set eth$l up || return 1
-		ip addr add 198.18.$l.$BED_IDX/24 dev eth$l || return 1
-		ip -6 addr add fd18:$l::$BED_IDX/64 dev eth$l nodad || return 1
+		ip link set "bedtmp$l" name "eth$l" || return 1
+		ip link set "eth$l" up || return 1
+		ip addr add "198.18.$l.$BED_IDX/24" dev "eth$l" || return 1
+		ip -6 addr add "fd18:$l::$BED_IDX/64" dev "eth$l" nodad || return 1
 	done
 	modprobe rdma_rxe || return 1
 	for l in 0 1; do rdma link add rxe$l type rxe netdev eth$l || return 1; done
@@ -44,6 +44,7 @@ bed_net_up() {
 
 # ---- server host: null_blk + upstream rtrs-core/rtrs-server/rnbd-server ----
 bed_server_up() { # [rtrs-server params...] (default: the suite's BED_SERVER_PARAMS)
+	# shellcheck disable=SC2086 # a list of module parameters: split on purpose
 	[ $# -gt 0 ] || set -- ${BED_SERVER_PARAMS:-}
 	lsmod | grep -q '^null_blk ' || modprobe null_blk nr_devices=2 gb=1 memory_backed=1 || return 1
 	lsmod | grep -q '^rtrs_core ' || insmod "$BED_PEER_UP/rtrs/rtrs-core.ko" || return 1
@@ -72,6 +73,7 @@ bed_client_up() { # upstream|ours
 		insmod "$BED_PEER_UP/rnbd/rnbd-client.ko" || return 1 ;;
 	ours)
 		[ -e "$BED_OURS_RNBD" ] || { echo "no $BED_OURS_RNBD (tests/peer/build-peer.sh failed?)" >&2; return 1; }
+		# shellcheck disable=SC2086 # a list of module parameters: split on purpose
 		insmod "$BED_OURS_KO" ${BED_OURS_PARAMS:-} || return 1
 		insmod "$BED_OURS_RNBD" || return 1 ;;
 	*) echo "bed_client_up: unknown stack '$1'" >&2; return 1 ;;
@@ -98,7 +100,7 @@ bed_client_down() {
 		timeout 60 rmmod $m || { echo "rmmod $m failed" >&2; rc=1; }
 	done
 	for d in /dev/rnbd*; do
-		[ -e "$d" ] && [ ! -b "$d" ] || continue
+		if [ ! -e "$d" ] || [ -b "$d" ]; then continue; fi
 		echo "removed $d: not a block device" >&2; rm -f "$d"; rc=1
 	done
 	return $rc
@@ -121,21 +123,21 @@ rnbd_dev_of() {
 	local b
 	for b in /sys/block/rnbd*; do
 		[ -e "$b/rnbd/session" ] || continue
-		[ "$(cat $b/rnbd/session)" = "$1" ] || continue
-		[ -n "${2:-}" ] && [ "$(cat $b/rnbd/mapping_path)" != "$2" ] && continue
+		[ "$(cat "$b/rnbd/session")" = "$1" ] || continue
+		[ -n "${2:-}" ] && [ "$(cat "$b/rnbd/mapping_path")" != "$2" ] && continue
 		echo "/dev/${b##*/}"; return 0
 	done
 	return 1
 }
 rnbd_unmap() { # </dev/rnbdN> [normal|force]
 	local n=${1##*/}
-	echo "${2:-normal}" > /sys/block/$n/rnbd/unmap_device || return 1
+	echo "${2:-normal}" > "/sys/block/$n/rnbd/unmap_device" || return 1
 	wait_for 30 test ! -e "/sys/block/$n"
 }
 # path_states <sessname>: one line per path: <path-name> <state>
 path_states() {
 	local p
-	for p in /sys/class/rtrs-client/$1/paths/*/; do
+	for p in "/sys/class/rtrs-client/$1"/paths/*/; do
 		[ -e "$p/state" ] && echo "$(basename "$p") $(cat "$p/state")"
 	done
 }

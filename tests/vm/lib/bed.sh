@@ -82,10 +82,11 @@ bed_diag() {
 	[ -n "${BED_CASE_DIR:-}" ] || return 0
 	ls "$BED_CASE_DIR"/diag-*.txt >/dev/null 2>&1 && return 0
 	f=$BED_CASE_DIR/diag-$(date +%H%M%S).txt
-	echo "bed_diag: $1 -> ${f#$BED_REPO/}"
+	echo "bed_diag: $1 -> ${f#"$BED_REPO"/}"
 	for vm in $BED_VMS; do
 		vm_alive "$vm" || continue
 		echo "===== $vm ($1)" >> "$f"
+		# shellcheck disable=SC2016 # expanded in the guest
 		id=$(BED_TRACE=0 vm_spawn "$vm" 40 'ps -eo pid,stat,wchan:32,etime,args | awk '\''NR==1 || $2 ~ /D/'\''
 			echo w > /proc/sysrq-trigger; sleep 1
 			grep -H . /sys/class/rtrs-client/*/paths/*/stats/rdma /sys/class/rtrs-client/*/paths/*/state 2>/dev/null

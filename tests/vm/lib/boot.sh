@@ -33,6 +33,7 @@ _bed_start_vm() { # <vm> <kver> <smp> <idx> <listen|connect> <link0> <link1> (so
 	local kimg=/boot/vmlinuz-$kv mods=() append=""
 	if [ -n "${BED_MODULES_DIR:-}" ] && [ -e "$BED_MODULES_DIR/$kv/modules.dep" ]; then
 		kimg=${BED_KERNEL_IMAGE:?BED_KERNEL_IMAGE must be set with BED_MODULES_DIR}
+		# shellcheck disable=SC2054 # QEMU option values: the commas are QEMU's
 		mods=(-fsdev "local,id=mods,path=$BED_MODULES_DIR,security_model=none,readonly=on,multidevs=remap"
 		      -device virtio-9p-pci,fsdev=mods,mount_tag=mods)
 		append=" bed_mods=1"
@@ -59,6 +60,7 @@ _bed_start_vm() { # <vm> <kver> <smp> <idx> <listen|connect> <link0> <link1> (so
 		net+=(-netdev "$nd" -device "virtio-net-pci,netdev=link$l,mac=52:54:00:18:0$l:0$idx")
 	done
 	# BED_CPU: the guests' -cpu model (tests/README.md, Known issues: the 6.12 double fault)
+	# shellcheck disable=SC2054 # QEMU option values: the commas are QEMU's
 	local q=(qemu-system-x86_64 -name "rtrs-bed-$vm" -machine q35 -accel tcg,thread=multi
 		-cpu "${BED_CPU:-max}"
 		-m "${BED_MEM:-2G}" -smp "$smp" -display none -monitor none -no-reboot -nodefaults
@@ -168,7 +170,7 @@ bed_boot() {
 }
 
 _bed_boot_once() {
-	local ports p0 p1 t0 dl i
+	local ports p0 p1 t0 dl
 	_bed_lock || return 1
 	t0=$(date +%s)
 	BED_SOCK=$(mktemp -d /tmp/rtrs-bed.XXXXXX); export BED_SOCK
@@ -180,7 +182,7 @@ _bed_boot_once() {
 		p0=$BED_SOCK/link0.sock p1=$BED_SOCK/link1.sock
 	fi
 	_bed_start_vm server "$SERVER_KVER" "${SERVER_SMP:-1}" 1 listen "$p0" "$p1" || return 1
-	for i in $(seq 100); do   # QEMU listens before it boots the guest; the client must connect after
+	for _ in $(seq 100); do   # QEMU listens before it boots the guest; the client must connect after
 		if [ "${BED_NET:-unix}" = tcp ]; then
 			ss -Hltn "( sport = :$p0 or sport = :$p1 )" 2>/dev/null | grep -c LISTEN | grep -qx 2 && break
 		else
@@ -197,6 +199,7 @@ _bed_boot_once() {
 	vm_run server 180 bed_server_up > "$BED_DIR/server-setup.log" 2>&1 ||
 		{ cat "$BED_DIR/server-setup.log" >&2; echo "server setup failed" >&2; return 1; }
 	# both links, both address families; frames may need a moment after boot
+	# shellcheck disable=SC2016 # expanded in the guest
 	vm_run client 120 'for a in 198.18.0.1 198.18.1.1 fd18:0::1 fd18:1::1; do
 		wait_for 60 ping -c1 -W2 $a >/dev/null || { echo "no reply from $a"; exit 1; }; done; echo links ok' \
 		> "$BED_DIR/link-check.log" 2>&1 ||
@@ -206,7 +209,7 @@ _bed_boot_once() {
 }
 
 bed_shutdown() {
-	local vm d pid i
+	local vm d pid
 	for vm in $BED_VMS; do
 		d=$BED_DIR/$vm; [ -e "$d/qemu.pid" ] || continue
 		touch "$d/stopping"; touch "$d/share/poweroff" 2>/dev/null
@@ -214,7 +217,7 @@ bed_shutdown() {
 	for vm in $BED_VMS; do
 		d=$BED_DIR/$vm; [ -e "$d/qemu.pid" ] || continue
 		pid=$(cat "$d/qemu.pid")
-		for i in $(seq 60); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
+		for _ in $(seq 60); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
 		kill "$pid" 2>/dev/null
 		[ -e "$d/watchdog.pid" ] && kill "$(cat "$d/watchdog.pid")" 2>/dev/null
 		wait "$pid" 2>/dev/null

@@ -28,7 +28,7 @@ mp_recovered() {
 		{ echo "$out"; fail "paths not connected again 200 s after $what"; }
 	echo "$out"
 	vm_run client 120 "wait_for 90 grep -qx open /sys/block/${dev#/dev/}/rnbd/state" ||
-		fail "rnbd did not remap $dev (state $(vm_run client 10 cat /sys/block/${dev#/dev/}/rnbd/state))"
+		fail "rnbd did not remap $dev (state $(vm_run client 10 cat "/sys/block/${dev#/dev/}/rnbd/state"))"
 	note "reconnected and remapped $(( $(date +%s) - t0 )) s after $what"
 	vm_run client 240 "set -e
 		dd if=$dev of=/tmp/${tag}back2 bs=1M count=16 iflag=direct status=none

@@ -3,6 +3,7 @@
 # In `make check-mp`, not `make check`: the 6.1 server's rdma_rxe leaks QP references under
 # cable pulls (tests/README.md, Known issues); make check runs mp-612s (6.12 <-> 6.12).
 # MP_CUTS (cable pulls in mp-failover) defaults to 10 (issue 4).
+# shellcheck disable=SC2034 # every variable here is read by tests/vm/run-suite.sh
 SERVER_SERIES=6.1
 CLIENT_SERIES=6.12
 CLIENT_STACK=ours

@@ -5,6 +5,7 @@
 # mp-paths mp-failover mp-all-down mp-server-restart" MP_CUTS=10` runs the whole set here
 # (passed 2026-12-03, results/s4-la57off-61c). The peer is the 6.12 server because the 6.1
 # server's rdma_rxe leaks QP references under cable pulls (tests/README.md, Known issues).
+# shellcheck disable=SC2034 # every variable here is read by tests/vm/run-suite.sh
 SERVER_SERIES=6.12
 CLIENT_SERIES=6.1
 CLIENT_STACK=ours

@@ -2,6 +2,7 @@
 # upstream peers, cable pulls) before our client is judged by it. In make check.
 # More upstream cases (not in make check, to keep it inside its time budget; run them with
 # CASES=...): ours-load server-reload rnbd-ipv6-link1.
+# shellcheck disable=SC2034 # every variable here is read by tests/vm/run-suite.sh
 SERVER_SERIES=6.12
 CLIENT_SERIES=6.12
 CLIENT_STACK=upstream
