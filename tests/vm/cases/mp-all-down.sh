@@ -15,6 +15,9 @@ run() {
 	local dev out t0 t1 rrc rs
 	step "map /dev/nullb0 over link0 and link1, write a pattern"
 	dev=$(mp_map bed-mpd /dev/nullb0) || fail "map over two paths failed"
+	# this case is upstream's behaviour with no path left (io_hold_sec 0: fail at once);
+	# holding I/O through the outage is tests/vm/cases/outage-hold.sh
+	vm_run client 10 "echo 0 > /sys/class/rtrs-client/bed-mpd/io_hold_sec" || fail "io_hold_sec=0 failed"
 	vm_run client 120 "set -e
 		dd if=/dev/urandom of=/tmp/mpdpat bs=1M count=16 status=none
 		dd if=/tmp/mpdpat of=$dev bs=1M oflag=direct status=none

@@ -21,6 +21,11 @@ run() {
 	dump_stack upstream
 	step "compare"
 	note "$(wc -l < "$BED_CASE_DIR/sysfs-ours.txt") entries (ours), $(wc -l < "$BED_CASE_DIR/sysfs-upstream.txt") (upstream)"
-	diff -u "$BED_CASE_DIR/sysfs-upstream.txt" "$BED_CASE_DIR/sysfs-ours.txt" ||
+	# io_hold_sec is ours alone (Documentation/ABI/testing/sysfs-class-rtrs-client): it must
+	# be there, exactly once and as documented, and is the only line upstream does not have
+	grep -c '^\./io_hold_sec f 644 N$' "$BED_CASE_DIR/sysfs-ours.txt" | grep -qx 1 ||
+		fail "our io_hold_sec file is missing or not as documented"
+	grep -v '^\./io_hold_sec f 644 N$' "$BED_CASE_DIR/sysfs-ours.txt" > "$BED_CASE_DIR/sysfs-ours-cmp.txt"
+	diff -u "$BED_CASE_DIR/sysfs-upstream.txt" "$BED_CASE_DIR/sysfs-ours-cmp.txt" ||
 		fail "the sysfs trees differ (- upstream, + ours)"
 }
