@@ -263,6 +263,7 @@ int rtrs_req_post(struct rtrs_req *req, struct rtrs_con *con)
 	if (err)
 		goto unmap;
 
+	req->need_inval = false;
 	if (req->dir == WRITE) {
 		err = rtrs_req_write_data(req, &reg, &num_sge);
 		if (err)
@@ -274,6 +275,7 @@ int rtrs_req_post(struct rtrs_req *req, struct rtrs_con *con)
 		u64 addr = 0;
 		u32 key = 0;
 
+		req->need_inval = req->nents && READ_ONCE(remote_invalidate);
 		if (req->nents) {
 			err = rtrs_frwr_map(req, &reg, IB_ACCESS_LOCAL_WRITE |
 						       IB_ACCESS_REMOTE_WRITE);
@@ -284,8 +286,7 @@ int rtrs_req_post(struct rtrs_req *req, struct rtrs_con *con)
 		}
 		hdr_len = rtrs_read_msg_init(req->hdr + req->usr_len,
 					     req->usr_len, addr, key,
-					     req->data_len,
-					     READ_ONCE(remote_invalidate));
+					     req->data_len, req->need_inval);
 		offset = req->data_len + req->usr_len;
 		raddr += req->data_len;
 	}
@@ -370,8 +371,11 @@ static int rtrs_rx_io_rsp(struct rtrs_con *con, u32 imm, const void *buf,
 				 id, con->cid);
 		return -EPROTO;
 	}
-	if (w_inv != req->srv_inv) {
+	/* a read that asked for invalidation gets it before its answer */
+	if (w_inv != req->srv_inv || w_inv != req->need_inval) {
 		rtrs_path_err_rl(path, "response for chunk %u: %s\n", id,
+				 w_inv != req->need_inval ?
+				 "invalidation asked for and answer disagree" :
 				 w_inv ? "says invalidated, but no invalidation came" :
 					 "invalidated, but the response does not say so");
 		return -EPROTO;

@@ -141,6 +141,9 @@ enum rtrs_req_state {
  * @posted_at: jiffies of the post, for the I/O timeout
  * @srv_inv: a SEND_WITH_INV naming @mr's current key came while the
  *	request was in flight on @con: the device has invalidated it
+ * @need_inval: the request asked the server to invalidate @mr
+ *	(RTRS_MSG_NEED_INVAL_F), which a server always answers with
+ *	IO_RSP_W_INV
  * @dir: READ or WRITE
  * @mr: fast-registration MR for the data
  * @mr_valid: @mr holds a registration that nobody has invalidated yet
@@ -166,6 +169,7 @@ struct rtrs_req {
 	int			status;
 	bool			rsp_inv;
 	bool			srv_inv;
+	bool			need_inval;
 	unsigned long		posted_at;
 	int			dir;
 	struct ib_mr		*mr;

@@ -34,6 +34,11 @@ struct rtrs_addr;
 
 /* queue_depth travels as le16; chunk ids must fit the immediate too */
 #define RTRS_MAX_QUEUE_DEPTH	65535
+/*
+ * A session of one chunk hangs rnbd's map (ours and upstream's client
+ * alike, seen with the fuzzing peer): refused, so the map fails instead
+ */
+#define RTRS_MIN_QUEUE_DEPTH	2
 #define RTRS_IMM_TYPE_BITS	4
 #define RTRS_IMM_PAYLOAD_BITS	28
 #define RTRS_IMM_PAYLOAD_MASK	((1U << RTRS_IMM_PAYLOAD_BITS) - 1)

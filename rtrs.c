@@ -126,7 +126,8 @@ void rtrs_conn_req_init(struct rtrs_msg_conn_req *req, u16 cid, u16 cid_num,
  * * a negative errno - the errno field holds this value, in -1..-133
  *   (rtrs_peer_errno(); -EPROTO for any other negative value);
  * * -EPROTO - the errno field is positive, or a limit is unusable:
- *   queue_depth 0, max_hdr_size below a read header with one descriptor or
+ *   queue_depth below %RTRS_MIN_QUEUE_DEPTH, max_hdr_size below a read
+ *   header with one descriptor or
  *   above 64 KiB, max_io_size 0, max_io_size + max_hdr_size overflows 32 bits,
  *   or rtrs_check_limits() fails.
  */
@@ -153,7 +154,7 @@ int rtrs_conn_rsp_parse(const void *data, size_t len,
 	io_size = le32_to_cpu(rsp->max_io_size);
 	hdr_size = le32_to_cpu(rsp->max_hdr_size);
 
-	if (qd < 1)
+	if (qd < RTRS_MIN_QUEUE_DEPTH)
 		return -EPROTO;
 	if (hdr_size < sizeof(struct rtrs_msg_rdma_read) +
 		       sizeof(struct rtrs_sg_desc) ||

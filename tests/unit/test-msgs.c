@@ -214,7 +214,8 @@ static void test_conn_rsp(void)
 
 	/* queue depth */
 	CHECK_EQ(parse_rsp_with(6, 2, 0), -EPROTO);
-	CHECK_EQ(parse_rsp_with(6, 2, 1), 0);
+	CHECK_EQ(parse_rsp_with(6, 2, 1), -EPROTO);	/* hangs rnbd's map */
+	CHECK_EQ(parse_rsp_with(6, 2, 2), 0);
 	CHECK_EQ(parse_rsp_with(6, 2, 2048), 0);	/* 11 + 17 = 28 */
 	CHECK_EQ(parse_rsp_with(6, 2, 2049), -EPROTO);	/* 12 + 17 */
 	CHECK_EQ(parse_rsp_with(6, 2, 65535), -EPROTO);
@@ -240,12 +241,12 @@ static void test_conn_rsp(void)
 
 	/* exact values land in the params */
 	memcpy(b, good_rsp, sizeof(b));
-	put16(b + 6, 1);
+	put16(b + 6, 2);
 	put32(b + 8, 8192 - 24);
 	put32(b + 12, 24);
 	put32(b + 16, 0x80000001);
 	CHECK_EQ(parse_rsp(b, sizeof(b), &p), 0);
-	CHECK_EQ(p.queue_depth, 1);
+	CHECK_EQ(p.queue_depth, 2);
 	CHECK_EQ(p.chunk_size, 8192);
 	CHECK_EQ(p.flags, 0x80000001);
 }
