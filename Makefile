@@ -11,6 +11,7 @@
 #   make check-verbose        the same, streaming every VM case log to the terminal
 #   make check-mp             the multipath suites against the 6.1 server (mp-61, mp-612)
 #   make check-debug          VM suites on a KASAN/lockdep/kmemleak kernel (tests/debug/)
+#   make check-hostile        the hostile peer's whole mutation tables, client 6.12 and 6.1
 #   make demo                 two VMs: upstream server, our client, rnbd data check
 #   make bench                ours vs upstream rtrs vs nvme-rdma in the VM bed (bench/run.sh)
 #   make soak                 50 cable pulls under fio verify (mp-failover, MP_CUTS=50)
@@ -24,7 +25,7 @@ SRCS := $(wildcard *.c *.h)
 # Everything checkpatch reads: our C sources and headers.
 LINT_FILES := $(SRCS) $(wildcard include/*.h tests/unit/*.c tests/unit/*.h tests/kmod/*.c)
 
-.PHONY: all module install install-tools lint unit check check-verbose check-mp check-debug demo bench soak setup clean
+.PHONY: all module install install-tools lint unit check check-verbose check-mp check-hostile check-debug demo bench soak setup clean
 
 all: module
 
@@ -62,6 +63,10 @@ check-verbose:
 # the 6.1 server, whose rdma_rxe fails under cable pulls (tests/README.md, Known issues).
 check-mp:
 	CHECK_SUITES="mp-61 mp-612" tests/check.sh
+
+# the whole hostile-peer tables (tests/hostile/, issue 19); make check runs hostile-quick
+check-hostile:
+	CHECK_SUITES="hostile-612 hostile-61" tests/check.sh
 
 check-debug:
 	tests/debug/check-debug.sh

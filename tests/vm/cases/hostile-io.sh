@@ -1,0 +1,91 @@
+# Case: a hostile server's I/O responses (issue 19). For each mutation in
+# HOSTILE_IO_MUTATIONS: load the client stack, start the hostile peer (tests/hostile/)
+# with the mutation disarmed (--arm-on-signal), map its device, write a 1 MiB pattern
+# (well served), arm the mutation (SIGUSR1; applied to the next request, once), then read
+# the pattern back and write it again. Mutations: errno 5/134/511 in the response
+# immediate, forged responses (out-of-range id, idle id, a duplicate, the next id racing
+# its post, a response on another connection), unknown immediate types 5 and 15,
+# SEND_WITH_INV naming a neighbour's rkey, a wrong key byte, the previous READ's rkey, a
+# replay of it, none at all (W_INV alone), RDMA WRITEs past or before the client's
+# descriptor, no answer (stall), no more receives posted, and no heartbeats (the idle path
+# must go down by itself within HB_WAIT_S). The oracle per mutation: the I/O returns
+# within HOSTILE_IO_S (stall, no_recv: or at the latest HOSTILE_RELEASE_S after the peer
+# is stopped); a read that reports success returns the pattern (no silent corruption);
+# the device unmaps and the client stack unloads; no BUG/WARNING/Oops in either kernel log.
+# shellcheck disable=SC2034 # read by tests/vm/run-suite.sh
+CASE_TIMEOUT=3000
+HOSTILE_IO_MUTATIONS=${HOSTILE_IO_MUTATIONS:-"rsp_errno rsp_errno_134 rsp_errno_511 rsp_bad_id rsp_idle_id rsp_dup rsp_forge_next rsp_wrong_con imm_unknown imm_type15 inv_wrong inv_bad_key inv_stale inv_replay inv_missing rdma_overrun rdma_wrong_addr stall no_recv hb_silent"}
+# Our client fails a path whose request stays unanswered for io_timeout_sec (60 s, checked
+# on the 5 s heartbeat tick), reconnects (~35 s) and re-issues what it held; it holds I/O
+# through an outage for io_hold_sec (120 s) before failing it. The bounds follow:
+HOSTILE_IO_S=${HOSTILE_IO_S:-150}
+HOSTILE_RELEASE_S=${HOSTILE_RELEASE_S:-150}
+HB_WAIT_S=${HB_WAIT_S:-75}
+# mutations after which the I/O may stay blocked until the server goes away
+HOSTILE_MAY_BLOCK=${HOSTILE_MAY_BLOCK:-"stall no_recv"}
+. "$BED_REPO/tests/hostile/bed-hostile.sh"
+
+# io_one <mutation> <n>: prints "<verdict text>"; rc 125 if the client VM died
+io_one() {
+	local m=$1 n=$2 out rc dev res="" st
+	out=$(hostile_try 120 "$(hostile_map "hn-io$n")" 2>/dev/null); rc=$?
+	[ $rc = 125 ] && return 125
+	out=$(echo "$out" | tail -n 1)
+	case $out in ok\ /dev/*) dev=$(echo "$out" | cut -d' ' -f2) ;; *) echo "FAIL: map of the well-behaved peer failed: $out"; return 0 ;; esac
+	vm_run client 60 "dd if=/dev/urandom of=/tmp/iopat bs=64k count=16 status=none
+		dd if=/tmp/iopat of=$dev bs=64k oflag=direct status=none" >/dev/null 2>&1 ||
+		{ echo "FAIL: the pattern write before arming failed"; return 0; }
+	if [ "$m" = hb_silent ]; then
+		# the peer never acknowledges; the idle path must leave "connected" by itself
+		out=$(vm_run client $((HB_WAIT_S + 30)) "end=\$((\$(date +%s) + $HB_WAIT_S))
+			while [ \$(date +%s) -lt \$end ]; do
+				s=\$(path_states hn-io$n | cut -d' ' -f2); [ \"\$s\" != connected ] && { echo \"path \$s after \$((\$(date +%s) - end + $HB_WAIT_S)) s\"; exit 0; }
+				sleep 2
+			done; echo still connected; exit 1" 2>/dev/null); rc=$?
+		[ $rc = 125 ] && return 125
+		if [ $rc = 0 ]; then res="ok: idle path dropped by the heartbeat: $out"; else res="FAIL: path $out after ${HB_WAIT_S}s without heartbeat acks"; fi
+	else
+		hostile_arm
+		out=$(hostile_try "$HOSTILE_IO_S" "r=0; dd if=$dev of=/tmp/ioback bs=64k count=16 iflag=direct status=none 2>/tmp/ioerr || r=\$?
+			if [ \$r = 0 ]; then cmp -s /tmp/iopat /tmp/ioback && echo 'read ok, data intact' || echo 'read ok, DATA CORRUPT'; else echo \"read failed: \$(head -c 120 /tmp/ioerr)\"; fi
+			dd if=/tmp/iopat of=$dev bs=64k oflag=direct conv=nocreat status=none 2>/tmp/ioerr && echo 'write ok' || echo \"write failed: \$(head -c 120 /tmp/ioerr)\"
+			echo \"path: \$(path_states hn-io$n)\"" 2>/dev/null); rc=$?
+		[ $rc = 125 ] && return 125
+		out=$(echo "$out" | tr '\n' ';' | sed 's/;$//')
+		case $rc in
+		0) res="ok: $out" ;;
+		3) case " $HOSTILE_MAY_BLOCK " in
+			*" $m "*) res="ok: blocked until the server went away, then: $out" ;;
+			*) res="FAIL: I/O blocked until the server went away: $out" ;;
+			esac ;;
+		*) res="FAIL: I/O blocked even after the server went away: $out" ;;
+		esac
+		case $out in *"DATA CORRUPT"*) res="FAIL: silent data corruption: $out" ;; esac
+	fi
+	out=$(hostile_try 60 "rnbd_unmap $dev || rnbd_unmap $dev force" 2>&1); rc=$?
+	[ $rc = 125 ] && return 125
+	[ $rc = 0 ] || res="$res; FAIL: unmap blocked ($out)"
+	echo "$res"
+}
+
+run() {
+	local m n=0 res out
+	trap hostile_cleanup EXIT
+	hostile_build || fail "make -C tests/hostile failed"
+	for m in $HOSTILE_IO_MUTATIONS; do
+		n=$((n + 1))
+		step "mutation $m"
+		client_load >/dev/null || { hostile_result "$m FAIL: the client stack did not load"; break; }
+		hostile_start "$m" --arm-on-signal || { hostile_result "$m FAIL: the peer did not start"; break; }
+		res=$(io_one "$m" "$n") || { hostile_result "$m CRASH: client VM died: $(vm_dead_reason client)"; break; }
+		hostile_stop "$m" | grep -a 'MUTATE\|PROTOCOL\|WC_ERROR\|HEARTBEAT' | head -n 4
+		if ! out=$(client_unload 2>&1); then
+			res="$res; FAIL: client stack did not unload: $(echo "$out" | tail -n 2 | tr '\n' ' ')"
+		fi
+		vm_alive client || { hostile_result "$m CRASH: client VM died: $(vm_dead_reason client)"; break; }
+		hostile_result "$m $res"
+	done
+	hostile_verdict
+	trap - EXIT
+	hostile_cleanup
+}
