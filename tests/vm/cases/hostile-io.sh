@@ -17,9 +17,10 @@ CASE_TIMEOUT=3000
 HOSTILE_IO_MUTATIONS=${HOSTILE_IO_MUTATIONS:-"rsp_errno rsp_errno_134 rsp_errno_511 rsp_bad_id rsp_idle_id rsp_dup rsp_forge_next rsp_wrong_con imm_unknown imm_type15 inv_wrong inv_bad_key inv_stale inv_replay inv_missing rdma_overrun rdma_wrong_addr stall no_recv hb_silent"}
 # Our client fails a path whose request stays unanswered for io_timeout_sec (60 s, checked
 # on the 5 s heartbeat tick), reconnects (~35 s) and re-issues what it held; it holds I/O
-# through an outage for io_hold_sec (120 s) before failing it. The bounds follow:
+# through an outage for io_hold_sec (180 s by default) before failing it. The bounds follow
+# (the release bound: the hold's 180 s from the stop of the peer, + 30 s for TCG):
 HOSTILE_IO_S=${HOSTILE_IO_S:-150}
-HOSTILE_RELEASE_S=${HOSTILE_RELEASE_S:-150}
+HOSTILE_RELEASE_S=${HOSTILE_RELEASE_S:-210}
 HB_WAIT_S=${HB_WAIT_S:-75}
 # mutations after which the I/O may stay blocked until the server goes away
 HOSTILE_MAY_BLOCK=${HOSTILE_MAY_BLOCK:-"stall no_recv"}
