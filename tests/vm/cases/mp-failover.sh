@@ -4,10 +4,13 @@
 # MP_CUT_ENDS in lib/mp.sh;
 # alternately link1 and link0): the cut path must go disconnected, the other path must carry
 # the I/O meanwhile (its stats/rdma grows, fio rounds finish), and after the link is back the
-# cut path must reconnect by itself (state connected, stats/reconnects + 1), and its
-# failed-over counter (stats/rdma, last field) must have grown by at least 1: each cut is
-# made while the path has requests in flight (stats/rdma field 5, min-inflight, the default
-# policy), and those must have been re-issued on the other path. At the end: zero fio errors
+# cut path must reconnect by itself (state connected, stats/reconnects + 1). Each cut is
+# made once the path has requests in flight (stats/rdma field 5, min-inflight, the default
+# policy), and those must be re-issued on the other path and counted in the cut path's
+# failed-over counter (stats/rdma, last field): at least one cut must show it. Not every
+# cut: the cut comes ~1 s after the in-flight check and may land in the pause between two
+# fio rounds (seen: 0 failed over at one cut with 8 in flight a second before it). Upstream's
+# client counts on the other path and fails this at every cut. At the end: zero fio errors
 # or verify failures, no I/O error in the client's kernel log.
 # Cost: ~45 s per cut: the port event fails the path in 1-4 s, and the reconnect comes ~37 s
 # after the cut (rnbd's 30 s delay; the first attempt no sooner than 36 s after the server
@@ -16,7 +19,7 @@
 CASE_TIMEOUT=${MP_CASE_TIMEOUT:-$(( 300 + ${MP_CUTS:-10} * 150 ))}
 . "$BED_REPO/tests/vm/lib/mp.sh"
 run() {
-	local dev n=${MP_CUTS:-10} i l o r0 o0 f0 fo0 fo inf t0 t1 t2 out
+	local dev n=${MP_CUTS:-10} i l o r0 o0 f0 fo0 fo inf t0 t1 t2 out fo_cuts=0
 	step "map /dev/nullb0 over link0 and link1 ($CLIENT_STACK stack)"
 	dev=$(mp_map bed-mp /dev/nullb0) || fail "map over two paths failed"
 	mp_run 150 "mp_fio_start $dev mpf 16m 0; wait_for 120 mp_fio_progress mpf 0 1" ||
@@ -45,17 +48,18 @@ run() {
 			{ echo "$out"; fail "path $l not connected again 180 s after link$l came back"; }
 		mp_run 30 "[ \$(mp_reconnects bed-mp $l) -gt $r0 ]" || fail "stats/reconnects of path $l did not count the reconnect"
 		fo=$(mp_run 30 "mp_failovers bed-mp $l") || fail "cannot read stats/rdma of path $l"
-		[ "$fo" -ge $(( fo0 + 1 )) ] ||
-			fail "path $l failed over $(( fo - fo0 )) requests at cut $i ($inf in flight just before the cut): stats/rdma's failover count does not count"
+		[ "$fo" -ge $(( fo0 + 1 )) ] && fo_cuts=$((fo_cuts + 1))
 		note "cut $i: path $l down after $((t1 - t0)) s, back $(( $(date +%s) - t2 )) s after link-on; $inf in flight before the cut, $(( fo - fo0 )) failed over; $(echo "$out" | tr '\n' ';')"
 	done
 	step "stop fio: no error, no verify failure"
 	mp_run 400 "mp_fio_stop mpf 300" || fail "fio reported an error or a verify failure"
 	out=$(mp_run 30 mp_io_errors)
 	[ -z "$out" ] || fail "I/O errors in the client's kernel log: $out"
-	# each cut was checked above; the total must agree (the counter never goes back)
-	mp_run 30 "mp_summary bed-mp; [ \$(( \$(mp_failovers bed-mp 0) + \$(mp_failovers bed-mp 1) )) -ge $n ]" ||
-		fail "fewer than $n failed-over requests in all after $n cuts"
+	note "$fo_cuts of $n cuts failed requests over"
+	[ "$fo_cuts" -ge 1 ] ||
+		fail "no cut of $n counted a failed-over request on the cut path: stats/rdma's failover count does not count"
+	mp_run 30 "mp_summary bed-mp; [ \$(( \$(mp_failovers bed-mp 0) + \$(mp_failovers bed-mp 1) )) -ge $fo_cuts ]" ||
+		fail "the failed-over totals disagree with the cuts that counted one"
 	step "unmap + unload"
 	vm_run client 120 "rnbd_unmap $dev" || fail "unmap failed"
 	client_unload || fail "client stack did not unload"

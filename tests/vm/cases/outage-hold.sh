@@ -16,6 +16,10 @@ CASE_TIMEOUT=1500
 OUT_PULL_S=${OUT_PULL_S:-40}
 OUT_SLACK_S=${OUT_SLACK_S:-5}
 OUT_ABANDON_S=${OUT_ABANDON_S:-20}
+# what the block layer and rnbd log for a failed request: "I/O error" (BLK_STS_IOERR),
+# "timeout error" (-ETIMEDOUT, what an expired hold returns), rnbd's "I/O failed", and
+# the filesystem's own reports
+OUT_ERR_RE='I/O error|timeout error|I/O failed|Buffer I/O|EXT4-fs error'
 S=/sys/class/rtrs-client/bed-oh
 
 # out_since_marker: the client's kernel log since this case's marker
@@ -59,7 +63,7 @@ run() {
 		umount /tmp/ohm; e2fsck -fn $d1; mount $d1 /tmp/ohm; md5sum -c --quiet /tmp/ohfs.sums; umount /tmp/ohm" ||
 		fail "ride: the filesystem saw an error, or its files differ after remount/fsck"
 	log=$(out_log)
-	echo "$log" | grep -E 'I/O error|Buffer I/O|EXT4-fs error' && fail "ride: I/O errors in the kernel log"
+	echo "$log" | grep -E "$OUT_ERR_RE" && fail "ride: I/O errors in the kernel log"
 	echo "$log" | grep -q 'no path connected: holding I/O' || fail "ride: no 'holding I/O' line in the log"
 	echo "$log" | grep -q 'reconnected: re-issuing' || fail "ride: the hold did not end by a reconnect"
 	vm_run client 10 "cat /sys/kernel/debug/rtrs-client/bed-oh/hold"
@@ -74,7 +78,9 @@ run() {
 	log=$(out_log)
 	t_hold=$(out_ts "$log" 'no path connected: holding I/O')
 	t_exp=$(out_ts "$log" 'hold expired')
-	t_err=$(echo "$log" | sed -n '/no path connected: holding I\/O/,$p' | grep -E 'I/O error|Buffer I/O' | head -n 1 | sed -n 's/^\[ *\([0-9.]*\)\].*/\1/p')
+	# the first error at or after this hold's start (none may come before it expires)
+	t_err=$(echo "$log" | grep -E "$OUT_ERR_RE" | sed -n 's/^\[ *\([0-9.]*\)\].*/\1/p' |
+		awk -v h="${t_hold:-0}" '$1 >= h { print; exit }')
 	note "hold began at ${t_hold:-?} s, expired at ${t_exp:-?} s, first I/O error at ${t_err:-none} s (guest clock)"
 	if [ -z "$t_hold" ] || [ -z "$t_exp" ] || [ -z "$t_err" ]; then
 		fail "expire: hold start, expiry or an I/O error missing from the log"

@@ -65,7 +65,7 @@ mp_fio_stop() {
 mp_io_errors() {
 	# shellcheck disable=SC2016 # sed's own "$" (the last line)
 	dmesg | sed -n '/rtrs-bed: BEGIN/h; /rtrs-bed: BEGIN/!H; ${x;p}' |
-		grep -E 'I/O error|blk_update_request|rnbd_client.*[Ee]rror|Buffer I/O' || true
+		grep -E 'I/O error|timeout error|I/O failed|blk_update_request|rnbd_client.*[Ee]rror|Buffer I/O' || true
 }
 mp_lat() { awk '{ print $1 }' "$(mp_dir "$1" "$2")/cur_latency"; }   # <sess> <link>: ns
 mp_lat_gt() { [ "$(mp_lat "$1" "$2")" -gt "$3" ]; }                  # <sess> <link> <ns>
