@@ -395,7 +395,7 @@ static void rtrs_clt_fail_held(struct rtrs_clt_sess *clt, int err)
 
 	rtrs_clt_take_held(clt, &list);
 	list_for_each_entry_safe(h, tmp, &list, entry) {
-		h->tmpl.ops.conf_fn(h->tmpl.ops.priv, err);
+		rtrs_clt_conf(clt, h->permit, &h->tmpl.ops, err);
 		kfree(h);
 	}
 }
@@ -429,7 +429,7 @@ static void rtrs_clt_release_held(struct rtrs_clt_sess *clt)
 			continue;
 		}
 		if (err)
-			h->tmpl.ops.conf_fn(h->tmpl.ops.priv, err);
+			rtrs_clt_conf(clt, h->permit, &h->tmpl.ops, err);
 		kfree(h);
 	}
 }
@@ -589,7 +589,8 @@ int rtrs_clt_failover(struct rtrs_req *req)
  * @sg_cnt: entries of @sg (0 with @data_len 0 for a message alone)
  *
  * Context: any; does not sleep.
- * Return: 0 once posted; -EMSGSIZE if the message and header exceed the
+ * Return: 0 once posted; -EBUSY if @permit has a request in flight
+ * already; -EMSGSIZE if the message and header exceed the
  * server's header size or the data exceeds max_io_size (or, for every
  * connected path, that path's); -EINVAL for bad arguments; -EAGAIN while
  * the session holds I/O (no path connected, or a path just came back and
@@ -635,14 +636,48 @@ int rtrs_clt_request(int dir, struct rtrs_clt_req_ops *ops,
 	    permit->con_type == RTRS_IO_CON)
 		return -EAGAIN;
 
+	/* before the post: the completion may come before it returns */
+	if (atomic_cmpxchg(&permit->in_flight, 0, 1))
+		return -EBUSY;
 	rcu_read_lock();
 	err = rtrs_clt_post_any(clt, NULL, permit, &tmpl, vec, nr);
 	rcu_read_unlock();
 	if (unlikely(err == -ECONNABORTED) && rtrs_clt_may_hold(clt))
 		err = -EAGAIN;
+	if (err)
+		atomic_set(&permit->in_flight, 0);
+	else
+		atomic64_inc(&clt->reqs[RTRS_REQS_ACCEPTED]);
 	return err;
 }
 EXPORT_SYMBOL(rtrs_clt_request);
+
+/**
+ * rtrs_clt_conf() - give a request's result to its user, once
+ * @clt: the session
+ * @permit: the request's permit
+ * @ops: the user's completion
+ * @err: 0 or a negative errno for the user
+ *
+ * Every completion of a user request goes through here. A permit carries
+ * one request at a time, so a second completion for it (a bug of ours: no
+ * server message may cause one) is refused with a warning instead of
+ * handing the user a request it may already have reused.
+ *
+ * Context: any; does not sleep (conf_fn must not).
+ */
+void rtrs_clt_conf(struct rtrs_clt_sess *clt, struct rtrs_permit *permit,
+		   const struct rtrs_clt_req_ops *ops, int err)
+{
+	if (WARN_ONCE(atomic_xchg(&permit->in_flight, 0) != 1,
+		      "%s: a second completion of the request on permit %u\n",
+		      clt->sessname, permit->mem_id)) {
+		atomic64_inc(&clt->reqs[RTRS_REQS_STRAY]);
+		return;
+	}
+	atomic64_inc(&clt->reqs[RTRS_REQS_COMPLETED]);
+	ops->conf_fn(ops->priv, err);
+}
 
 /**
  * rtrs_clt_rdma_cq_direct() - reap completions of a polled queue

@@ -6,6 +6,11 @@
  *   <sessname>/poll   completions of polled queues, by who reaped them:
  *                     "direct" the user's rtrs_clt_rdma_cq_direct(),
  *                     "swept" the fallback sweeper (nobody polled)
+ *   <sessname>/hold   the I/O hold through outages (io_hold_sec)
+ *   <sessname>/requests  user requests accepted, completed (conf_fn calls),
+ *                     in flight (the difference), and stray completions
+ *                     refused (always 0 unless we have a bug): at rest,
+ *                     in_flight 0 says every request completed exactly once
  *   fail_post/        fault injection (kernels with FAULT_INJECTION_DEBUG_FS;
  *                     Documentation/fault-injection): a post of a work request
  *                     on a connection fails with -ENOMEM as if the queue were
@@ -72,6 +77,20 @@ static int rtrs_hold_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(rtrs_hold);
 
+static int rtrs_requests_show(struct seq_file *m, void *unused)
+{
+	struct rtrs_clt_sess *clt = m->private;
+	/* completed first: a request accepted in between only adds to in_flight */
+	s64 done = atomic64_read(&clt->reqs[RTRS_REQS_COMPLETED]);
+	s64 acc = atomic64_read(&clt->reqs[RTRS_REQS_ACCEPTED]);
+
+	seq_printf(m, "accepted %lld\ncompleted %lld\nin_flight %lld\nstray %lld\n",
+		   acc, done, acc - done,
+		   (s64)atomic64_read(&clt->reqs[RTRS_REQS_STRAY]));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(rtrs_requests);
+
 /**
  * rtrs_debugfs_init() - create the module's debugfs directory
  */
@@ -101,6 +120,8 @@ void rtrs_debugfs_add_sess(struct rtrs_clt_sess *clt)
 	clt->debugfs = debugfs_create_dir(clt->sessname, rtrs_debugfs_root);
 	debugfs_create_file("poll", 0444, clt->debugfs, clt, &rtrs_poll_fops);
 	debugfs_create_file("hold", 0444, clt->debugfs, clt, &rtrs_hold_fops);
+	debugfs_create_file("requests", 0444, clt->debugfs, clt,
+			    &rtrs_requests_fops);
 }
 
 /**

@@ -102,11 +102,12 @@ static void rtrs_req_account_cpu(struct rtrs_req *req)
 void rtrs_req_complete(struct rtrs_req *req, int status)
 {
 	struct rtrs_clt_req_ops ops = req->ops;
+	struct rtrs_permit *permit = req->permit;
 
 	rtrs_req_unmap(req);
 	rtrs_req_account_cpu(req);
 	rtrs_req_idle(req);
-	ops.conf_fn(ops.priv, status);
+	rtrs_clt_conf(req->path->clt, permit, &ops, status);
 }
 
 /**
@@ -516,6 +517,7 @@ void rtrs_path_fail_reqs(struct rtrs_path *path)
 		return;
 	for (i = 0; i < path->queue_depth; i++) {
 		struct rtrs_req *req = &path->reqs[i];
+		struct rtrs_permit *permit;
 		struct rtrs_clt_req_ops ops;
 		int err;
 
@@ -526,9 +528,10 @@ void rtrs_path_fail_reqs(struct rtrs_path *path)
 			break;
 		case RTRS_REQ_POSTED:
 			ops = req->ops;
+			permit = req->permit;
 			err = rtrs_clt_failover(req);
 			if (err)
-				ops.conf_fn(ops.priv, err);
+				rtrs_clt_conf(path->clt, permit, &ops, err);
 			break;
 		default:
 			break;

@@ -98,6 +98,9 @@ struct rtrs_con;
  * @mem_id: the chunk id, the request slot index in every path
  * @cpu_id: the CPU that took the permit; picks the I/O connection
  * @con_type: %RTRS_ADMIN_CON or %RTRS_IO_CON
+ * @in_flight: 1 from the start of the rtrs_clt_request() that used it to
+ *	its conf_fn call (rtrs_clt_conf()); the check that every request
+ *	completes exactly once
  *
  * The user's pdu (rtrs_clt_open()'s @pdu_sz bytes) follows the struct.
  */
@@ -105,6 +108,7 @@ struct rtrs_permit {
 	unsigned int		mem_id;
 	unsigned int		cpu_id;
 	enum rtrs_clt_con_type	con_type;
+	atomic_t		in_flight;
 };
 
 /*
@@ -470,6 +474,9 @@ struct rtrs_poll_hint {
  *	after a reconnect are answered
  * @resume_clear: checks in a row that found no control message in flight
  * @hold_stats: outages held, ended by a reconnect, expired; requests held
+ * @reqs: indexed by RTRS_REQS_*: requests accepted by rtrs_clt_request(),
+ *	conf_fn calls, completions refused because their permit had no
+ *	request in flight (a double completion; never expected)
  * @kobj_paths: /sys/class/rtrs-client/<sessname>/paths
  */
 struct rtrs_clt_sess {
@@ -517,6 +524,7 @@ struct rtrs_clt_sess {
 	struct delayed_work	resume_dwork;
 	unsigned int		resume_clear;
 	atomic64_t		hold_stats[4];
+	atomic64_t		reqs[3];
 	struct kobject		*kobj_paths;
 };
 
@@ -612,7 +620,16 @@ enum {
 	RTRS_HOLD_STAT_REQS,
 };
 
+/* Indexes of rtrs_clt_sess.reqs */
+enum {
+	RTRS_REQS_ACCEPTED,
+	RTRS_REQS_COMPLETED,
+	RTRS_REQS_STRAY,
+};
+
 /* rtrs-clt.c: the session, permits, path selection, link events */
+void rtrs_clt_conf(struct rtrs_clt_sess *clt, struct rtrs_permit *permit,
+		   const struct rtrs_clt_req_ops *ops, int err);
 void rtrs_clt_path_up(struct rtrs_path *path);
 void rtrs_clt_path_down(struct rtrs_path *path);
 int rtrs_clt_set_limits(struct rtrs_path *path);

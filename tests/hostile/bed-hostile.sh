@@ -21,6 +21,10 @@
 #   hostile_map <sess> [tokens]          the client command for one map_device write
 #                                        (guest-map.py): "ok /dev/rnbdN" or "errno N NAME"
 #   hostile_errno_ok <N>                 rc 0 if N is a sane errno (1..133)
+#   hostile_at_rest <sess>               with no I/O running on the client: every request
+#                                        the session accepted completed exactly once
+#                                        (debugfs requests: in_flight 0, stray 0); prints
+#                                        "ok ..." or "FAIL ..."
 #   hostile_matrix <case-tag> <peer options> -- <mutation>...   the per-mutation loop of the
 #                                        handshake cases (see there)
 #   hostile_cleanup                      client stack down, peer stopped (for traps)
@@ -111,6 +115,16 @@ hostile_try() { # <secs> <client command>
 }
 
 hostile_errno_ok() { [ "$1" -ge 1 ] 2>/dev/null && [ "$1" -le 133 ]; }
+
+hostile_at_rest() { # <sess>
+	local out
+	out=$(BED_TRACE=0 vm_run client 20 "tr '\n' ' ' < /sys/kernel/debug/rtrs-client/$1/requests" 2>&1) ||
+		{ echo "FAIL no request counts for $1: $out"; return 1; }
+	case " $out" in
+	*" in_flight 0 "*" stray 0 "*) echo "ok $out" ;;
+	*) echo "FAIL requests of $1 not each completed once: $out"; return 1 ;;
+	esac
+}
 
 # hostile_matrix <tag> <peer options> -- <mutation>...: for each mutation: load the client
 # stack, start the peer with it (applied once: --count 1), one map_device write. The oracle:

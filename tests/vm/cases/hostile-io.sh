@@ -11,6 +11,7 @@
 # must go down by itself within HB_WAIT_S). The oracle per mutation: the I/O returns
 # within HOSTILE_IO_S (stall, no_recv: or at the latest HOSTILE_RELEASE_S after the peer
 # is stopped); a read that reports success returns the pattern (no silent corruption);
+# every request the session accepted completed exactly once (debugfs requests at rest);
 # the device unmaps and the client stack unloads; no BUG/WARNING/Oops in either kernel log.
 # shellcheck disable=SC2034 # read by tests/vm/run-suite.sh
 CASE_TIMEOUT=3000
@@ -63,6 +64,8 @@ io_one() {
 		esac
 		case $out in *"DATA CORRUPT"*) res="FAIL: silent data corruption: $out" ;; esac
 	fi
+	# every request rnbd sent was completed exactly once (none lost, none twice)
+	out=$(hostile_at_rest "hn-io$n") || res="$res; FAIL: $out"
 	out=$(hostile_try 60 "rnbd_unmap $dev || rnbd_unmap $dev force" 2>&1); rc=$?
 	[ $rc = 125 ] && return 125
 	[ $rc = 0 ] || res="$res; FAIL: unmap blocked ($out)"
