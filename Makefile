@@ -12,6 +12,9 @@
 #   make check-mp             the multipath suites against the 6.1 server (mp-61, mp-612)
 #   make check-debug          VM suites on a KASAN/lockdep/kmemleak kernel (tests/debug/)
 #   make check-hostile        the hostile peer's whole mutation tables, client 6.12 and 6.1
+#   make check-mutants        each tests/mutants/*.patch (one feature broken) must fail its test:
+#                             KILLED/SURVIVED/ERROR per mutant (tests/mutants/run.sh; host ones
+#                             ~1.5 min, each VM one a suite run). MUTANTS="--host-only" or names
 #   make demo                 two VMs: upstream server, our client, rnbd data check
 #   make bench                ours vs upstream rtrs vs nvme-rdma in the VM bed (bench/run.sh)
 #   make soak                 50 cable pulls under fio verify (mp-failover, MP_CUTS=50)
@@ -25,7 +28,7 @@ SRCS := $(wildcard *.c *.h)
 # Everything checkpatch reads: our C sources and headers.
 LINT_FILES := $(SRCS) $(wildcard include/*.h tests/unit/*.c tests/unit/*.h tests/kmod/*.c)
 
-.PHONY: all module install install-tools lint unit check check-verbose check-mp check-hostile check-debug demo bench soak setup clean
+.PHONY: all module install install-tools lint unit check check-verbose check-mp check-hostile check-mutants check-debug demo bench soak setup clean
 
 all: module
 
@@ -67,6 +70,10 @@ check-mp:
 # the whole hostile-peer tables (tests/hostile/, issue 19); make check runs hostile-quick
 check-hostile:
 	CHECK_SUITES="hostile-612 hostile-61" tests/check.sh
+
+# proof that the tests catch what they guard (issue 20): tests/mutants/README.md
+check-mutants:
+	tests/mutants/run.sh $(MUTANTS)
 
 check-debug:
 	tests/debug/check-debug.sh
