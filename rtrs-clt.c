@@ -18,6 +18,7 @@
 #include <rdma/ib_cache.h>
 
 #include "rtrs-pri.h"
+#include "rtrs-trace.h"
 
 /* Sessions, for device removal */
 static LIST_HEAD(rtrs_sessions);
@@ -293,12 +294,14 @@ static int rtrs_clt_post_any(struct rtrs_clt_sess *clt,
 	first = rtrs_clt_pick_path(clt, skip);
 	if (!first)
 		return err;
+	trace_rtrs_failover(skip, first, permit);
 	err = rtrs_clt_post_on(first, permit, tmpl, vec, nr);
 	if (!err)
 		return 0;
 	list_for_each_entry_rcu(path, &clt->paths_list, entry) {
 		if (path == first || path == skip || !rtrs_path_usable(path))
 			continue;
+		trace_rtrs_failover(skip, path, permit);
 		err = rtrs_clt_post_on(path, permit, tmpl, vec, nr);
 		if (!err)
 			return 0;
@@ -371,6 +374,7 @@ static bool rtrs_clt_hold(struct rtrs_clt_sess *clt, struct rtrs_permit *permit,
 	list_add_tail(&h->entry, &clt->held);
 	clt->held_num++;
 	spin_unlock(&clt->held_lock);
+	trace_rtrs_held(clt, permit);
 	atomic64_inc(&clt->hold_stats[RTRS_HOLD_STAT_REQS]);
 	/* a path may be up already (another one was mid-teardown) */
 	if (READ_ONCE(clt->hold_state) == RTRS_HOLD_NONE)
@@ -421,6 +425,7 @@ static void rtrs_clt_release_held(struct rtrs_clt_sess *clt)
 		rcu_read_lock();
 		err = rtrs_clt_post_any(clt, NULL, h->permit, &h->tmpl, &usr, 1);
 		rcu_read_unlock();
+		trace_rtrs_unheld(clt, h->permit, err);
 		if (err == -ECONNABORTED && rtrs_clt_may_hold(clt)) {
 			spin_lock(&clt->held_lock);
 			list_add_tail(&h->entry, &clt->held);
@@ -676,6 +681,7 @@ void rtrs_clt_conf(struct rtrs_clt_sess *clt, struct rtrs_permit *permit,
 		return;
 	}
 	atomic64_inc(&clt->reqs[RTRS_REQS_COMPLETED]);
+	trace_rtrs_clt_conf(clt, permit, err);
 	ops->conf_fn(ops->priv, err);
 }
 

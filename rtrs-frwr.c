@@ -25,6 +25,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include "rtrs-pri.h"
+#include "rtrs-trace.h"
 
 static void rtrs_frwr_reg_done(struct ib_cq *cq, struct ib_wc *wc)
 {
@@ -106,6 +107,7 @@ int rtrs_frwr_map(struct rtrs_req *req, struct ib_reg_wr *reg, int access)
 	if (n != req->nents)
 		return -EINVAL;
 	ib_update_fast_reg_key(mr, ib_inc_rkey(mr->rkey));
+	trace_rtrs_mr_map(req, access);
 
 	memset(reg, 0, sizeof(*reg));
 	reg->wr.opcode = IB_WR_REG_MR;
@@ -174,6 +176,7 @@ struct ib_send_wr *rtrs_frwr_chain(struct rtrs_req *req,
 		first = &reg->wr;
 	}
 	if (saved->valid) {
+		trace_rtrs_mr_staleinv(req, saved->key);
 		memset(inv, 0, sizeof(*inv));
 		inv->opcode = IB_WR_LOCAL_INV;
 		inv->wr_cqe = &req->reg_cqe;

@@ -43,6 +43,7 @@
 #include <linux/moduleparam.h>
 
 #include "rtrs-pri.h"
+#include "rtrs-trace.h"
 
 /*
  * Who invalidates a READ's MR once the server has written the data. By
@@ -104,6 +105,7 @@ void rtrs_req_complete(struct rtrs_req *req, int status)
 	struct rtrs_clt_req_ops ops = req->ops;
 	struct rtrs_permit *permit = req->permit;
 
+	trace_rtrs_req_done(req, status);
 	rtrs_req_unmap(req);
 	rtrs_req_account_cpu(req);
 	rtrs_req_idle(req);
@@ -139,6 +141,7 @@ static void rtrs_req_response(struct rtrs_req *req, int status,
 	/* Not invalidated by the server (a WRITE's MR, or it did not): do it */
 	req->status = status;
 	req->state = RTRS_REQ_INVALIDATING;
+	trace_rtrs_mr_localinv(req, req->mr->rkey);
 	if (rtrs_frwr_local_inv(req)) {
 		rtrs_path_err_rl(req->path, "LOCAL_INV post failed\n");
 		rtrs_path_error(req->path);
@@ -320,12 +323,15 @@ int rtrs_req_post(struct rtrs_req *req, struct rtrs_con *con)
 	atomic_set(&req->posting, RTRS_POST_BUSY);
 	req->srv_inv = false;
 	req->posted_at = jiffies;
+	req->posted_ns = trace_rtrs_req_done_enabled() ? ktime_get_ns() : 0;
 	/* a response handler that sees POSTED sees both */
 	smp_store_release(&req->state, RTRS_REQ_POSTED);
+	trace_rtrs_req_post(req);
 	err = rtrs_con_post_send(con, first, &wr.wr, &bad);
 	answered = atomic_xchg(&req->posting, err ? RTRS_POST_FAILED :
 						    RTRS_POST_DONE);
 	if (err) {
+		trace_rtrs_req_post_err(req, err, false);
 		/* the request never left: whatever answered it lied */
 		if (answered == RTRS_POST_ANSWERED) {
 			rtrs_path_err_rl(path, "response for chunk %u, which was never sent\n",
@@ -393,6 +399,7 @@ static int rtrs_rx_io_rsp(struct rtrs_con *con, u32 imm, const void *buf,
 	}
 	req->status = status;
 	req->rsp_inv = w_inv;
+	trace_rtrs_rsp(req, status, w_inv);
 	switch (atomic_cmpxchg(&req->posting, RTRS_POST_BUSY,
 			       RTRS_POST_ANSWERED)) {
 	case RTRS_POST_BUSY:
@@ -446,6 +453,7 @@ static int rtrs_rx_inv(struct rtrs_con *con, u32 rkey, u32 len)
 		return -EPROTO;
 	}
 	req->srv_inv = true;
+	trace_rtrs_mr_remoteinv(req, rkey);
 	return 0;
 }
 

@@ -31,6 +31,7 @@
 #include <linux/dma-mapping.h>
 
 #include "rtrs-pri.h"
+#include "rtrs-trace.h"
 
 struct workqueue_struct *rtrs_wq;
 
@@ -78,6 +79,7 @@ bool rtrs_path_change_state(struct rtrs_path *path,
 
 	spin_lock_irqsave(&path->state_lock, flags);
 	changed = rtrs_state_allowed(path->state, new_state);
+	trace_rtrs_path_state(path, new_state, changed, _RET_IP_);
 	if (changed)
 		path->state = new_state;
 	spin_unlock_irqrestore(&path->state_lock, flags);
@@ -131,6 +133,7 @@ void rtrs_path_error(struct rtrs_path *path)
 void rtrs_path_wc_failed(struct rtrs_path *path, struct ib_wc *wc,
 			 const char *what)
 {
+	trace_rtrs_wc_err(path, wc, what);
 	if (wc->status != IB_WC_WR_FLUSH_ERR)
 		rtrs_path_err_rl(path, "%s failed: %s\n", what,
 				 ib_wc_status_msg(wc->status));
@@ -210,6 +213,7 @@ static void rtrs_path_hb_work(struct work_struct *work)
 					      struct rtrs_path, hb_dwork);
 	int missed = atomic_inc_return(&path->hb_missed);
 
+	trace_rtrs_hb_missed(path, missed);
 	if (rtrs_path_io_timed_out(path)) {
 		rtrs_path_error(path);
 		return;
@@ -573,6 +577,7 @@ static int rtrs_path_try_connect(struct rtrs_path *path)
 	err = rtrs_path_connect(path);
 	if (!err && !rtrs_path_change_state(path, RTRS_PATH_CONNECTED))
 		err = -ECONNABORTED;
+	trace_rtrs_path_connect(path, err);
 	if (err) {
 		rtrs_path_teardown(path);
 	} else {

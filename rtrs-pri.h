@@ -143,6 +143,8 @@ enum rtrs_req_state {
  * @status: the server's answer, kept while the MR is being invalidated
  * @rsp_inv: the answer said the server invalidated @mr (IO_RSP_W_INV)
  * @posted_at: jiffies of the post, for the I/O timeout
+ * @posted_ns: ktime_get_ns() of the post if the rtrs_req_done trace event
+ *	was enabled then, else 0
  * @srv_inv: a SEND_WITH_INV naming @mr's current key came while the
  *	request was in flight on @con: the device has invalidated it
  * @need_inval: the request asked the server to invalidate @mr
@@ -175,6 +177,7 @@ struct rtrs_req {
 	bool			srv_inv;
 	bool			need_inval;
 	unsigned long		posted_at;
+	u64			posted_ns;
 	int			dir;
 	struct ib_mr		*mr;
 	bool			mr_valid;

@@ -8,7 +8,8 @@
 # Needs: BED_REPO BED_DIR SERVER_KVER CLIENT_KVER. Knobs: BED_BOOT_TIMEOUT (300),
 # BED_HANG_S (120: no heartbeat for that long = hung guest), BED_VM_MAX_S (5400),
 # SERVER_SMP (1) CLIENT_SMP (2) BED_MEM (2G), BED_NET (unix; tcp: links over 127.0.0.1 TCP,
-# where QEMU's missing TCP_NODELAY adds ~40 ms Nagle stalls, tests/README.md).
+# where QEMU's missing TCP_NODELAY adds ~40 ms Nagle stalls, tests/README.md), BED_TCG_THREAD
+# (multi; single: all vCPUs of a VM on one host thread, for cases that patch kernel text).
 # A kernel the host does not have installed (the debug kernel of make check-debug): a VM
 # whose kver has a folder in BED_MODULES_DIR (<root>/lib/modules) boots BED_KERNEL_IMAGE
 # and sees BED_MODULES_DIR as its /lib/modules (extra read-only 9p share "mods"); the
@@ -61,7 +62,9 @@ _bed_start_vm() { # <vm> <kver> <smp> <idx> <listen|connect> <link0> <link1> (so
 	done
 	# BED_CPU: the guests' -cpu model (tests/README.md, Known issues: the 6.12 double fault)
 	# shellcheck disable=SC2054 # QEMU option values: the commas are QEMU's
-	local q=(qemu-system-x86_64 -name "rtrs-bed-$vm" -machine q35 -accel tcg,thread=multi
+	# BED_TCG_THREAD=single: one host thread runs all vCPUs, so no vCPU executes kernel text
+	# another one is patching (enabling a tracepoint does; tests/README.md, Known issues)
+	local q=(qemu-system-x86_64 -name "rtrs-bed-$vm" -machine q35 -accel "tcg,thread=${BED_TCG_THREAD:-multi}"
 		-cpu "${BED_CPU:-max}"
 		-m "${BED_MEM:-2G}" -smp "$smp" -display none -monitor none -no-reboot -nodefaults
 		-serial "file:$d/console.log"
