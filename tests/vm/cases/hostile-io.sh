@@ -65,7 +65,7 @@ io_one() {
 		case $out in *"DATA CORRUPT"*) res="FAIL: silent data corruption: $out" ;; esac
 	fi
 	# every request rnbd sent was completed exactly once (none lost, none twice)
-	out=$(hostile_at_rest "hn-io$n") || res="$res; FAIL: $out"
+	if out=$(hostile_at_rest "hn-io$n"); then res="$res; requests: ${out#ok }"; else res="$res; FAIL: $out"; fi
 	out=$(hostile_try 60 "rnbd_unmap $dev || rnbd_unmap $dev force" 2>&1); rc=$?
 	[ $rc = 125 ] && return 125
 	[ $rc = 0 ] || res="$res; FAIL: unmap blocked ($out)"
