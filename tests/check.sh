@@ -12,7 +12,7 @@
 #   --no-vm          skip the VM suites          --vm-only   only builds + VM suites
 #   --debug          chatty: stream every VM case log to the terminal
 # Env: CI=true (quiet), CHECK_SUITES="suite ..." (default: upstream-61 upstream-612 ours-61
-#   ours-612 ours-mix-a ours-mix-b mp-612s mp-61c hostile-quick; make check-hostile runs the
+#   ours-612 ours-mix-a ours-mix-b mp-612s mp-61c hostile-quick trace-612; make check-hostile runs the
 #   hostile peer's whole tables, hostile-612 hostile-61; make check-mp runs "mp-61 mp-612", the
 #   multipath suites against the 6.1 server, whose rxe fails under cable pulls: see
 #   tests/README.md, Known issues). CHECK_SELFTEST=0|1: skip / force the bed self-test (default:
@@ -36,7 +36,7 @@ while [ $# -gt 0 ]; do
 done
 selftest=${CHECK_SELFTEST:-}
 [ -z "$selftest" ] && { [ ${#suites[@]} -gt 0 ] || [ ${#cases[@]} -gt 0 ]; } && selftest=0
-[ ${#suites[@]} -eq 0 ] && read -r -a suites <<< "${CHECK_SUITES:-upstream-61 upstream-612 ours-61 ours-612 ours-mix-a ours-mix-b mp-612s mp-61c hostile-quick}"
+[ ${#suites[@]} -eq 0 ] && read -r -a suites <<< "${CHECK_SUITES:-upstream-61 upstream-612 ours-61 ours-612 ours-mix-a ours-mix-b mp-612s mp-61c hostile-quick trace-612}"
 export RUN_ID=${RUN_ID:-$(date +%Y%m%d-%H%M%S)-check}
 logs=$top/results/$RUN_ID/check; mkdir -p "$logs"
 quiet() { [ "${CI:-}" = true ] && [ $debug = 0 ]; }
