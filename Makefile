@@ -14,7 +14,7 @@
 #   make check-hostile        the hostile peer's whole mutation tables, client 6.12 and 6.1
 #   make check-mutants        each tests/mutants/*.patch (one feature broken) must fail its test:
 #                             KILLED/SURVIVED/ERROR per mutant (tests/mutants/run.sh; host ones
-#                             ~1.5 min, each VM one a suite run). MUTANTS="--host-only" or names
+#                             0.5-1.5 min, each VM one a suite run). MUTANTS="--host-only" or names
 #   make demo                 two VMs: upstream server, our client, rnbd data check
 #   make bench                ours vs upstream rtrs vs nvme-rdma in the VM bed (bench/run.sh)
 #   make soak                 50 cable pulls under fio verify (mp-failover, MP_CUTS=50)

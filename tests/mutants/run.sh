@@ -123,6 +123,18 @@ run_vm() {
 	return $rc
 }
 
+# lock_wait <results/<run>/<suite>/<case>>: seconds between "waiting" for the bed lock and
+# the boot in the suite's boot.log; nothing if it did not wait
+lock_wait() {
+	local b=${1%/*}/boot.log t1 t2
+	t1=$(sed -n 's/^\[\([0-9:]*\)\] another bed run holds.*/\1/p' "$b" 2>/dev/null | head -n 1)
+	t2=$(sed -n 's/^\[\([0-9:]*\)\] booting .*/\1/p' "$b" 2>/dev/null | head -n 1)
+	{ [ -n "$t1" ] && [ -n "$t2" ]; } || return 0
+	t1=$(date -d "$t1" +%s) t2=$(date -d "$t2" +%s) || return 0
+	[ "$t2" -ge "$t1" ] || t2=$((t2 + 86400))
+	echo $((t2 - t1))
+}
+
 for name in "${names[@]}"; do
 	patch=$mdir/$name.patch
 	if [ ! -r "$patch" ]; then
@@ -171,12 +183,17 @@ for name in "${names[@]}"; do
 	*)
 		echo "ERROR $name (unknown Caught-by: $by)"; errors=$((errors + 1)); continue ;;
 	esac
-	secs=$(el "$t0")
+	secs=$(el "$t0") waited=""
+	if [ "${check%%:*}" = vm ]; then
+		# the part of it spent waiting for another bed run (boot.log: the wait, then the boot)
+		w=$(lock_wait "$top/results/mutant-$name/${check#vm:}")
+		[ -n "$w" ] && waited=", ${w}s of it waiting for the bed lock"
+	fi
 	if [ $rc = 0 ]; then
-		echo "SURVIVED $name ($by passed with the mutant, ${secs}s: a missing test)"
+		echo "SURVIVED $name ($by passed with the mutant, ${secs}s$waited: a missing test)"
 		survived=$((survived + 1))
 	elif grep -Eq -- "$expect" "$log"; then
-		echo "KILLED $name ($by, ${secs}s)"
+		echo "KILLED $name ($by, ${secs}s$waited)"
 		killed=$((killed + 1))
 	else
 		echo "ERROR $name ($by failed (rc $rc) but without /$expect/, ${secs}s: see ${log#"$top"/})"
