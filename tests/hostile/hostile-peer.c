@@ -71,18 +71,26 @@ enum mut {
 	M_REJ_ERRNO, M_REJ_SHORT, M_REJ_BAD_MAGIC, M_REJ_NO_DATA,
 	M_ACC_ERRNO, M_ACC_QD, M_ACC_HDR, M_ACC_IO, M_ACC_QD_HDR,
 	M_ACC_BAD_MAGIC, M_ACC_BAD_VERSION, M_ACC_SHORT, M_ACC_NEW_RKEY,
+	M_REP_LATE,
 	/* info response */
 	M_INFO_TYPE, M_INFO_SG0, M_INFO_SG_BIG, M_INFO_SG_UNEVEN,
 	M_INFO_LEN_ODD, M_INFO_LEN_SHORT, M_INFO_LEN0, M_INFO_SHORT,
-	M_INFO_OVERLONG, M_INFO_NONE,
+	M_INFO_OVERLONG, M_INFO_NONE, M_INFO_DUP, M_DREQ_HANDSHAKE,
 	/* I/O responses */
 	M_RSP_ERRNO, M_RSP_BAD_ID, M_RSP_IDLE_ID, M_RSP_DUP, M_RSP_FORGE_NEXT,
 	M_RSP_WRONG_CON, M_IMM_UNKNOWN, M_INV_WRONG, M_INV_BAD_KEY,
 	M_INV_STALE, M_INV_REPLAY, M_INV_MISSING, M_RDMA_OVERRUN,
-	M_RDMA_WRONG_ADDR, M_STALL, M_NO_RECV,
+	M_RDMA_WRONG_ADDR, M_STALL, M_NO_RECV, M_SEND_PLAIN, M_RECONNECT,
+	/* I/O responses of a path accepted with NEW_RKEY_F */
+	M_RKEY_BAD, M_RKEY_IDLE, M_RKEY_RANGE, M_RKEY_WRONG,
 	/* whole run */
-	M_HB_SILENT,
+	M_HB_SILENT, M_HB_FLOOD,
 };
+
+/* M_RECONNECT's argument: the queue depth and chunk size of the reconnect */
+#define RECON_ARG(qd, chunk_kib)	((long)(qd) << 16 | (chunk_kib))
+#define RECON_QD(a)			((uint32_t)((a) >> 16) & 0xffff)
+#define RECON_CHUNK(a)			((uint32_t)((a) & 0xffff) * 1024)
 
 struct mutation {
 	const char *name;
@@ -119,6 +127,8 @@ static const struct mutation mutations[] = {
 	{ "acc_bad_version", M_ACC_BAD_VERSION, PH_CONN, 0, "accept cid 0 with version 3.0" },
 	{ "acc_short", M_ACC_SHORT, PH_CONN, 0, "accept cid 0 with 4 bytes of private data" },
 	{ "acc_new_rkey", M_ACC_NEW_RKEY, PH_CONN, 0, "accept with NEW_RKEY_F but never send rkey messages" },
+	{ "rep_late", M_REP_LATE, PH_CONN, 29, "accept cid 0 only after --arg seconds (default 29; the client waits 30)" },
+	{ "rep_late_over", M_REP_LATE, PH_CONN, 35, "accept cid 0 only after 35 s, past the client's 30 s" },
 	{ "info_type", M_INFO_TYPE, PH_INFO, HN_RKEY_RSP, "info response with type RKEY_RSP" },
 	{ "info_sg0", M_INFO_SG0, PH_INFO, 0, "info response with sg_cnt 0" },
 	{ "info_sg_big", M_INFO_SG_BIG, PH_INFO, 0xffff, "info response claiming 65535 descriptors, carrying one" },
@@ -129,6 +139,8 @@ static const struct mutation mutations[] = {
 	{ "info_short", M_INFO_SHORT, PH_INFO, 4, "info response of 4 bytes" },
 	{ "info_overlong", M_INFO_OVERLONG, PH_INFO, 0, "info response longer than the client's buffer" },
 	{ "info_none", M_INFO_NONE, PH_INFO, 0, "no info response" },
+	{ "info_dup", M_INFO_DUP, PH_INFO, 0, "the info response twice" },
+	{ "dreq_handshake", M_DREQ_HANDSHAKE, PH_INFO, 0, "disconnect cid 0 instead of answering the info request" },
 	{ "rsp_errno", M_RSP_ERRNO, PH_IO, 5, "I/O response with errno --arg (0..511, default 5)" },
 	{ "rsp_errno_511", M_RSP_ERRNO, PH_IO, 511, "I/O response with errno 511" },
 	{ "rsp_errno_134", M_RSP_ERRNO, PH_IO, 134, "I/O response with errno 134" },
@@ -148,7 +160,17 @@ static const struct mutation mutations[] = {
 	{ "rdma_wrong_addr", M_RDMA_WRONG_ADDR, PH_IO, 4096, "RDMA WRITE 4 KiB before the descriptor" },
 	{ "stall", M_STALL, PH_IO, 0, "never answer the request" },
 	{ "no_recv", M_NO_RECV, PH_IO, 0, "stop posting receives on the path" },
+	{ "send_no_imm", M_SEND_PLAIN, PH_IO, 8, "a plain SEND (no immediate) of --arg bytes (default 8) before the response" },
+	{ "send_oversize", M_SEND_PLAIN, PH_IO, 4096, "a SEND of 4096 bytes, more than the client's receive buffer, before the response" },
+	{ "reconnect_smaller", M_RECONNECT, PH_IO, RECON_ARG(64, 64), "cut the path; accept its reconnect with queue_depth 64, max_io_size 60 KiB" },
+	{ "reconnect_io_smaller", M_RECONNECT, PH_IO, RECON_ARG(128, 64), "cut the path; accept its reconnect with max_io_size 60 KiB" },
+	{ "reconnect_qd_bigger", M_RECONNECT, PH_IO, RECON_ARG(256, 128), "cut the path; accept its reconnect with queue_depth 256" },
+	{ "rkey_bad", M_RKEY_BAD, PH_IO, 1, "NEW_RKEY_F path: the response's rkey message names id + --arg (default 1)" },
+	{ "rkey_idle", M_RKEY_IDLE, PH_IO, 0, "NEW_RKEY_F path: a whole rkey response for an idle id first" },
+	{ "rkey_range", M_RKEY_RANGE, PH_IO, 0xffff, "NEW_RKEY_F path: the response's rkey message names buf_id 65535" },
+	{ "rkey_wrong", M_RKEY_WRONG, PH_IO, 0x80, "NEW_RKEY_F path: the response's rkey message carries a wrong key byte" },
 	{ "hb_silent", M_HB_SILENT, PH_GLOBAL, 0, "never send nor answer heartbeats" },
+	{ "hb_flood", M_HB_FLOOD, PH_GLOBAL, 3, "once armed, heartbeats as fast as the send queue takes them for --arg s (default 3)" },
 };
 
 /* ------------------------------------------------------------------ */
@@ -199,6 +221,12 @@ struct path {
 	uint8_t *ctrl;
 	size_t ctrl_len;
 	struct ibv_mr *ctrlmr;
+	struct hn_rkey_rsp *rk;		/* NEW_RKEY_F: one message per chunk + forged */
+	struct ibv_mr *rkmr;
+	bool new_rkey;
+	double accept_at;		/* rep_late: when to accept cid 0 */
+	struct hn_conn_rsp late_rsp;
+	uint8_t late_len;
 	uint32_t qd, chunk_size;	/* real */
 	uint32_t adv_qd, adv_chunk;	/* as told to the client */
 	uint32_t adv_io, adv_hdr;
@@ -243,7 +271,7 @@ static struct {
 	long reqs, reads, writes, rnbd_sess_info, rnbd_open, rnbd_close, rnbd_io;
 	long bytes_read, bytes_written;
 	long rsps, rsp_errors;
-	long hb_sent, hb_acked, hb_got;
+	long hb_sent, hb_acked, hb_got, hb_flood;
 	long mutated;
 	long probe_good, probe_bad, probe_other;
 	long wc_errors, post_errors;
@@ -263,6 +291,11 @@ static volatile sig_atomic_t stop_sig;
 static volatile sig_atomic_t armed = 1;
 /* counters of mutation opportunities per phase */
 static long seen_conn, seen_info, seen_io, applied;
+/* reconnect_*: the limits the next cid-0 accept gets (0: the usual ones) */
+static uint32_t recon_qd, recon_chunk;
+/* hb_flood: when it ends (0: not started), and whether that was logged */
+static double flood_end;
+static bool flood_done;
 
 /* ------------------------------------------------------------------ */
 /* helpers */
@@ -306,6 +339,13 @@ static const char *mname(void)
 static long marg(void)
 {
 	return opt.arg_set ? opt.arg : opt.mut->arg;
+}
+
+/* the rkey_* rows need a path accepted with NEW_RKEY_F from the start */
+static bool rkey_mode(void)
+{
+	return opt.mut && (opt.mut->m == M_RKEY_BAD || opt.mut->m == M_RKEY_IDLE ||
+			   opt.mut->m == M_RKEY_RANGE || opt.mut->m == M_RKEY_WRONG);
 }
 
 /*
@@ -422,6 +462,9 @@ static void path_destroy(struct path *p)
 	if (p->ctrlmr)
 		ibv_dereg_mr(p->ctrlmr);
 	free(p->ctrl);
+	if (p->rkmr)
+		ibv_dereg_mr(p->rkmr);
+	free(p->rk);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -446,9 +489,10 @@ static struct path *path_find(const uint8_t *uuid)
 }
 
 static struct path *path_new(const uint8_t *uuid, uint16_t cid_num,
-			     struct dev *d)
+			     struct dev *d, uint32_t qd, uint32_t chunk_size)
 {
 	struct path *p = NULL;
+	uint32_t k;
 	int i;
 
 	for (i = 0; i < MAX_PATHS; i++)
@@ -467,8 +511,8 @@ static struct path *path_new(const uint8_t *uuid, uint16_t cid_num,
 	memcpy(p->sess_uuid, uuid, 16);
 	p->cid_num = cid_num;
 	p->dev = d;
-	p->qd = opt.qd;
-	p->chunk_size = opt.chunk_size;
+	p->qd = qd;
+	p->chunk_size = chunk_size;
 	p->adv_qd = p->qd;
 	p->adv_chunk = p->chunk_size;
 	p->adv_hdr = HN_MAX_HDR;
@@ -490,6 +534,22 @@ static struct path *path_new(const uint8_t *uuid, uint16_t cid_num,
 			       IBV_ACCESS_LOCAL_WRITE);
 	if (!p->ctrlmr)
 		goto fail;
+	if (rkey_mode()) {
+		/* the rkey message of each chunk, and 4 slots for forged ones */
+		p->new_rkey = true;
+		p->rk = calloc(p->qd + 4, sizeof(*p->rk));
+		if (!p->rk)
+			goto fail;
+		p->rkmr = ibv_reg_mr(d->pd, p->rk, (p->qd + 4) * sizeof(*p->rk),
+				     IBV_ACCESS_LOCAL_WRITE);
+		if (!p->rkmr)
+			goto fail;
+		for (k = 0; k < p->qd + 4; k++) {
+			p->rk[k].type = htole16(HN_RKEY_RSP);
+			p->rk[k].buf_id = htole16((uint16_t)k);
+			p->rk[k].rkey = htole32(p->cmr->rkey);
+		}
+	}
 	return p;
 fail:
 	LOG("ERROR path memory: %s", strerror(errno));
@@ -710,12 +770,33 @@ fail:
 	return NULL;
 }
 
+static void accept_con(struct path *p, struct con *c,
+		       const struct hn_conn_rsp *rsp, uint8_t len)
+{
+	struct rdma_conn_param cp = { 0 };
+
+	cp.private_data = rsp;
+	cp.private_data_len = len;
+	cp.responder_resources = 1;
+	cp.initiator_depth = 1;
+	cp.retry_count = 7;
+	cp.rnr_retry_count = 7;
+	if (rdma_accept(c->id, &cp)) {
+		LOG("ERROR rdma_accept cid %u: %s", c->cid, strerror(errno));
+		path_kill(p, "rdma_accept failed");
+		return;
+	}
+	st.accepts++;
+	LOG("ACCEPT path %d cid %u", p->no, c->cid);
+}
+
 static void on_connect_request(struct rdma_cm_id *id, const uint8_t *pdata,
 			       uint8_t plen)
 {
 	struct hn_conn_req req;
 	struct hn_conn_rsp rsp = { 0 };
-	struct rdma_conn_param cp = { 0 };
+	uint8_t rsp_len = sizeof(rsp);
+	uint32_t qd = opt.qd, chunk = opt.chunk_size;
 	struct path *p;
 	struct dev *d;
 	struct con *c;
@@ -781,7 +862,14 @@ static void on_connect_request(struct rdma_cm_id *id, const uint8_t *pdata,
 				break;
 			}
 		}
-		p = path_new(req.sess_uuid, cid_num, d);
+		if (recon_qd && !mut) {
+			qd = recon_qd;
+			chunk = recon_chunk;
+			recon_qd = 0;
+			LOG("MUTATE %s: the reconnect gets queue_depth %u, chunk %u (max_io_size %u)",
+			    opt.mut ? mname() : "none", qd, chunk, chunk - HN_MAX_HDR);
+		}
+		p = path_new(req.sess_uuid, cid_num, d, qd, chunk);
 		if (!p) {
 			rej_errno(id, -ENOMEM, "no path slot or memory");
 			return;
@@ -835,8 +923,8 @@ static void on_connect_request(struct rdma_cm_id *id, const uint8_t *pdata,
 	rsp.queue_depth = htole16((uint16_t)p->adv_qd);
 	rsp.max_io_size = htole32(p->adv_io);
 	rsp.max_hdr_size = htole32(p->adv_hdr);
-	cp.private_data = &rsp;
-	cp.private_data_len = sizeof(rsp);
+	if (p->new_rkey)
+		rsp.flags = htole32(HN_NEW_RKEY);
 	if (mut && cid == 0) {
 		switch (opt.mut->m) {
 		case M_ACC_ERRNO:
@@ -849,7 +937,7 @@ static void on_connect_request(struct rdma_cm_id *id, const uint8_t *pdata,
 			rsp.version = htole16(0x0300);
 			break;
 		case M_ACC_SHORT:
-			cp.private_data_len = 4;
+			rsp_len = 4;
 			break;
 		case M_ACC_NEW_RKEY:
 			rsp.flags = htole32(HN_NEW_RKEY);
@@ -861,19 +949,18 @@ static void on_connect_request(struct rdma_cm_id *id, const uint8_t *pdata,
 		    mname(), (int16_t)le16toh(rsp.errno_), le16toh(rsp.queue_depth),
 		    le32toh(rsp.max_io_size), le32toh(rsp.max_hdr_size),
 		    le32toh(rsp.flags), le16toh(rsp.magic), le16toh(rsp.version),
-		    cp.private_data_len);
+		    rsp_len);
+		if (opt.mut->m == M_REP_LATE) {
+			/* timers() accepts it; the client may give up first */
+			p->late_rsp = rsp;
+			p->late_len = rsp_len;
+			p->accept_at = now() + (double)a;
+			LOG("MUTATE %s: accepting cid 0 of path %d in %ld s", mname(),
+			    p->no, a);
+			return;
+		}
 	}
-	cp.responder_resources = 1;
-	cp.initiator_depth = 1;
-	cp.retry_count = 7;
-	cp.rnr_retry_count = 7;
-	if (rdma_accept(id, &cp)) {
-		LOG("ERROR rdma_accept cid %u: %s", cid, strerror(errno));
-		path_kill(p, "rdma_accept failed");
-		return;
-	}
-	st.accepts++;
-	LOG("ACCEPT path %d cid %u", p->no, cid);
+	accept_con(p, c, &rsp, rsp_len);
 }
 
 static void on_cm_event(struct rdma_cm_event *ev)
@@ -931,9 +1018,10 @@ static void on_info_req(struct con *c, const uint8_t *buf, uint32_t len)
 	struct path *p = c->path;
 	struct hn_info_rsp *r = (struct hn_info_rsp *)p->ctrl;
 	struct hn_info_req req;
-	struct ibv_send_wr w = { 0 };
+	struct ibv_send_wr w[2] = { 0 };
 	struct ibv_sge sge;
 	uint32_t sg_cnt = 1, ndesc = 1, i, total;
+	int nw = 1;
 	uint64_t per;
 	size_t sz;
 
@@ -961,6 +1049,15 @@ static void on_info_req(struct con *c, const uint8_t *buf, uint32_t len)
 		case M_INFO_NONE:
 			LOG("MUTATE %s: no info response", mname());
 			return;
+		case M_DREQ_HANDSHAKE:
+			LOG("MUTATE %s: disconnecting cid 0 of path %d instead of the info response",
+			    mname(), p->no);
+			if (rdma_disconnect(c->id))
+				LOG("ERROR rdma_disconnect: %s", strerror(errno));
+			return;
+		case M_INFO_DUP:
+			nw = 2;
+			break;
 		case M_INFO_TYPE:
 			r->type = htole16((uint16_t)marg());
 			break;
@@ -1013,10 +1110,14 @@ static void on_info_req(struct con *c, const uint8_t *buf, uint32_t len)
 	sge.addr = (uintptr_t)p->ctrl;
 	sge.length = (uint32_t)sz;
 	sge.lkey = p->ctrlmr->lkey;
-	w.opcode = IBV_WR_SEND;
-	w.sg_list = &sge;
-	w.num_sge = 1;
-	if (post_chain(c, &w, 1, "INFO_RSP"))
+	for (i = 0; i < (uint32_t)nw; i++) {
+		w[i].opcode = IBV_WR_SEND;
+		w[i].sg_list = &sge;
+		w[i].num_sge = 1;
+	}
+	if (nw > 1)
+		LOG("MUTATE %s: the info response sent %d times", mname(), nw);
+	if (post_chain(c, w, nw, "INFO_RSP"))
 		return;
 	st.info_rsps++;
 	p->connected = true;
@@ -1160,7 +1261,7 @@ static void respond(struct con *c, struct io_ctx *x,
 {
 	struct path *p = c->path;
 	struct ibv_send_wr w[MAX_CHAIN];
-	struct ibv_sge sge;
+	struct ibv_sge sge, xs[2];
 	uint32_t type = HN_IMM_IO_RSP, id = x->buf_id, e = err < 0 ? -err : err;
 	uint32_t key = 0;
 	uint64_t raddr = 0;
@@ -1220,6 +1321,45 @@ static void respond(struct con *c, struct io_ctx *x,
 		LOG("MUTATE %s: response to id %u (cid %u) sent on cid %u",
 		    mname(), id, c->cid, rc->cid);
 		break;
+	case M_SEND_PLAIN:
+		xs[0].addr = (uintptr_t)p->ctrl;
+		xs[0].length = (uint32_t)marg() < p->ctrl_len ? (uint32_t)marg() :
+			       (uint32_t)p->ctrl_len;
+		xs[0].lkey = p->ctrlmr->lkey;
+		memset(&w[n], 0, sizeof(w[n]));
+		w[n].opcode = IBV_WR_SEND;
+		w[n].sg_list = &xs[0];
+		w[n].num_sge = xs[0].length ? 1 : 0;
+		n++;
+		LOG("MUTATE %s: a SEND of %u bytes without immediate before the response to id %u",
+		    mname(), xs[0].length, id);
+		break;
+	case M_RECONNECT:
+		recon_qd = RECON_QD(marg());
+		recon_chunk = RECON_CHUNK(marg());
+		LOG("MUTATE %s: id %u unanswered, path %d cut; its reconnect gets queue_depth %u, chunk %u",
+		    mname(), id, p->no, recon_qd, recon_chunk);
+		path_kill(p, "mutation: path cut before a reconnect with other limits");
+		return;
+	case M_RKEY_IDLE:
+	{
+		struct hn_rkey_rsp *f = &p->rk[p->qd + applied % 4];
+		uint32_t fid = (id + p->qd / 2) % p->qd;
+
+		*f = p->rk[fid];
+		xs[0].addr = (uintptr_t)f;
+		xs[0].length = sizeof(*f);
+		xs[0].lkey = p->rkmr->lkey;
+		memset(&w[n], 0, sizeof(w[n]));
+		w[n].opcode = IBV_WR_SEND_WITH_IMM;
+		w[n].imm_data = htonl(hn_rsp_imm(HN_IMM_IO_RSP, 0, fid));
+		w[n].sg_list = &xs[0];
+		w[n].num_sge = 1;
+		n++;
+		LOG("MUTATE %s: rkey response for idle id %u before the real one for id %u",
+		    mname(), fid, id);
+		break;
+	}
 	case M_INV_REPLAY:
 		if (p->have_last_inv) {
 			LOG("MUTATE %s: replaying SEND_WITH_INV of rkey 0x%x before id %u",
@@ -1287,7 +1427,31 @@ static void respond(struct con *c, struct io_ctx *x,
 	}
 	if (e > HN_RSP_ERR_MASK)
 		e = HN_RSP_ERR_MASK;
-	wr_imm(&w[n++], hn_rsp_imm(type, e, id));
+	wr_imm(&w[n], hn_rsp_imm(type, e, id));
+	if (p->new_rkey) {
+		/* NEW_RKEY_F: the answer is a SEND WITH IMM naming the chunk's rkey */
+		struct hn_rkey_rsp *msg = &p->rk[id];
+
+		if (m == M_RKEY_BAD || m == M_RKEY_RANGE || m == M_RKEY_WRONG) {
+			msg = &p->rk[p->qd + applied % 4];
+			*msg = p->rk[id];
+			if (m == M_RKEY_BAD)
+				msg->buf_id = htole16((uint16_t)((id + (uint32_t)marg()) % p->qd));
+			else if (m == M_RKEY_RANGE)
+				msg->buf_id = htole16((uint16_t)marg());
+			else
+				msg->rkey = htole32(p->cmr->rkey ^ (uint32_t)marg());
+			LOG("MUTATE %s: response to id %u with rkey message buf_id %u rkey 0x%x",
+			    mname(), id, le16toh(msg->buf_id), le32toh(msg->rkey));
+		}
+		xs[1].addr = (uintptr_t)msg;
+		xs[1].length = sizeof(*msg);
+		xs[1].lkey = p->rkmr->lkey;
+		w[n].opcode = IBV_WR_SEND_WITH_IMM;
+		w[n].sg_list = &xs[1];
+		w[n].num_sge = 1;
+	}
+	n++;
 	if (m == M_RSP_DUP) {
 		LOG("MUTATE %s: response to id %u sent twice", mname(), id);
 		wr_imm(&w[n++], hn_rsp_imm(type, e, id));
@@ -1509,6 +1673,55 @@ static void drain_channel(struct dev *d)
 /* ------------------------------------------------------------------ */
 /* timers: heartbeats, probes */
 
+/* hb_flood: fill the send queue of each connection of @p with heartbeats */
+static void hb_flood(struct path *p)
+{
+	struct ibv_send_wr w[16];
+	int i, k, room;
+
+	for (i = 0; i < p->cid_num; i++) {
+		struct con *c = p->cons[i];
+
+		if (!c || !c->established)
+			continue;
+		/* leave room for the responses to the requests in flight */
+		room = c->send_max - c->send_out - 4 * (int)p->qd;
+		while (room >= (int)ARRAY_SIZE(w) && !p->dying) {
+			for (k = 0; k < (int)ARRAY_SIZE(w); k++)
+				wr_imm(&w[k], hn_imm(HN_IMM_HB_MSG, 0));
+			if (post_chain(c, w, ARRAY_SIZE(w), "HB_MSG flood"))
+				return;
+			st.hb_flood += ARRAY_SIZE(w);
+			room -= ARRAY_SIZE(w);
+		}
+	}
+}
+
+/* hb_flood, once armed: returns when to come back */
+static double hb_flood_tick(double t, double next)
+{
+	int i;
+
+	if (!opt.mut || opt.mut->m != M_HB_FLOOD || !armed || flood_done)
+		return next;
+	if (!flood_end) {
+		flood_end = t + (double)marg();
+		st.mutated++;
+		LOG("MUTATE %s: heartbeats as fast as the send queues take them for %ld s",
+		    mname(), marg());
+	}
+	if (t >= flood_end) {
+		flood_done = true;
+		LOG("MUTATE %s: flood over, %ld heartbeats sent", mname(), st.hb_flood);
+		return next;
+	}
+	for (i = 0; i < MAX_PATHS; i++)
+		if (paths[i].used && !paths[i].dying && paths[i].connected)
+			hb_flood(&paths[i]);
+	/* the send completions make room again */
+	return t + 0.001 < next ? t + 0.001 : next;
+}
+
 static double timers(void)
 {
 	double t = now(), next = t + 1.0;
@@ -1520,6 +1733,17 @@ static double timers(void)
 
 		if (!p->used || p->dying)
 			continue;
+		if (p->accept_at) {
+			if (t >= p->accept_at) {
+				p->accept_at = 0;
+				if (p->cons[0] && p->cons[0]->id) {
+					LOG("MUTATE %s: accepting cid 0 of path %d now", mname(), p->no);
+					accept_con(p, p->cons[0], &p->late_rsp, p->late_len);
+				}
+			} else if (p->accept_at < next) {
+				next = p->accept_at;
+			}
+		}
 		if (p->probe.pending) {
 			if (t >= p->probe.when)
 				run_probe(p);
@@ -1549,7 +1773,7 @@ static double timers(void)
 		if (p->hb_next < next)
 			next = p->hb_next;
 	}
-	return next;
+	return hb_flood_tick(t, next);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1564,8 +1788,8 @@ static void summary(void)
 	    st.reqs, st.reads, st.writes, st.rnbd_sess_info, st.rnbd_open,
 	    st.rnbd_close, st.rnbd_io, st.bytes_read, st.bytes_written,
 	    st.rsps, st.rsp_errors);
-	LOG("SUMMARY hb_sent=%ld hb_acked=%ld hb_received=%ld wc_errors=%ld post_errors=%ld check_inval_good=%ld check_inval_CLIENT_BUG=%ld check_inval_inconclusive=%ld",
-	    st.hb_sent, st.hb_acked, st.hb_got, st.wc_errors, st.post_errors,
+	LOG("SUMMARY hb_sent=%ld hb_flood=%ld hb_acked=%ld hb_received=%ld wc_errors=%ld post_errors=%ld check_inval_good=%ld check_inval_CLIENT_BUG=%ld check_inval_inconclusive=%ld",
+	    st.hb_sent, st.hb_flood, st.hb_acked, st.hb_got, st.wc_errors, st.post_errors,
 	    st.probe_good, st.probe_bad, st.probe_other);
 }
 
@@ -1678,7 +1902,7 @@ static int parse_args(int argc, char **argv)
 			break;
 		case 'l':
 			for (i = 0; i < ARRAY_SIZE(mutations); i++)
-				printf("%-18s %-6s %s\n", mutations[i].name,
+				printf("%-20s %-6s %s\n", mutations[i].name,
 				       mutations[i].ph == PH_CONN ? "conn" :
 				       mutations[i].ph == PH_INFO ? "info" :
 				       mutations[i].ph == PH_IO ? "io" :

@@ -117,6 +117,13 @@ struct hn_write_msg {
 	uint16_t usr_len;
 };
 
+/* with NEW_RKEY_F: the payload of the SEND WITH IMM that answers a request */
+struct hn_rkey_rsp {
+	uint16_t type;
+	uint16_t buf_id;
+	uint32_t rkey;
+};
+
 /* rnbd messages (protocol 2) */
 enum {
 	HN_RNBD_SESS_INFO	= 0,
@@ -195,6 +202,7 @@ static_assert(sizeof(struct hn_info_req) == 272, "info_req");
 static_assert(sizeof(struct hn_info_rsp) == 8, "info_rsp");
 static_assert(sizeof(struct hn_read_msg) == 8, "read_msg");
 static_assert(sizeof(struct hn_write_msg) == 4, "write_msg");
+static_assert(sizeof(struct hn_rkey_rsp) == 8, "rkey_rsp");
 static_assert(sizeof(struct hn_rnbd_sess_info) == 36, "sess_info");
 static_assert(sizeof(struct hn_rnbd_open) == 264, "open");
 static_assert(sizeof(struct hn_rnbd_close) == 8, "close");

@@ -7,15 +7,20 @@
 # its post, a response on another connection), unknown immediate types 5 and 15,
 # SEND_WITH_INV naming a neighbour's rkey, a wrong key byte, the previous READ's rkey, a
 # replay of it, none at all (W_INV alone), RDMA WRITEs past or before the client's
-# descriptor, no answer (stall), no more receives posted, and no heartbeats (the idle path
-# must go down by itself within HB_WAIT_S). The oracle per mutation: the I/O returns
+# descriptor, no answer (stall), no more receives posted, a plain SEND without immediate
+# (send_no_imm) or one larger than the client's receive buffer (send_oversize) before the
+# response, the path cut and its next reconnect accepted with other limits (queue depth 64
+# and max_io_size 60 KiB, max_io_size 60 KiB alone, queue depth 256), on a path accepted
+# with NEW_RKEY_F: rkey messages naming another id, an idle id, id 65535, a wrong key;
+# no heartbeats (the idle path must go down by itself within HB_WAIT_S), a 3 s heartbeat
+# flood from the arming on (hb_flood). The oracle per mutation: the I/O returns
 # within HOSTILE_IO_S (stall, no_recv: or at the latest HOSTILE_RELEASE_S after the peer
 # is stopped); a read that reports success returns the pattern (no silent corruption);
 # every request the session accepted completed exactly once (debugfs requests at rest);
 # the device unmaps and the client stack unloads; no BUG/WARNING/Oops in either kernel log.
 # shellcheck disable=SC2034 # read by tests/vm/run-suite.sh
 CASE_TIMEOUT=3000
-HOSTILE_IO_MUTATIONS=${HOSTILE_IO_MUTATIONS:-"rsp_errno rsp_errno_134 rsp_errno_511 rsp_bad_id rsp_idle_id rsp_dup rsp_forge_next rsp_wrong_con imm_unknown imm_type15 inv_wrong inv_bad_key inv_stale inv_replay inv_missing rdma_overrun rdma_wrong_addr stall no_recv hb_silent"}
+HOSTILE_IO_MUTATIONS=${HOSTILE_IO_MUTATIONS:-"rsp_errno rsp_errno_134 rsp_errno_511 rsp_bad_id rsp_idle_id rsp_dup rsp_forge_next rsp_wrong_con imm_unknown imm_type15 inv_wrong inv_bad_key inv_stale inv_replay inv_missing rdma_overrun rdma_wrong_addr stall no_recv send_no_imm send_oversize reconnect_io_smaller reconnect_smaller reconnect_qd_bigger rkey_bad rkey_idle rkey_range rkey_wrong hb_silent hb_flood"}
 # Our client fails a path whose request stays unanswered for io_timeout_sec (60 s, checked
 # on the 5 s heartbeat tick), reconnects (~35 s) and re-issues what it held; it holds I/O
 # through an outage for io_hold_sec (180 s by default) before failing it. The bounds follow
