@@ -524,7 +524,8 @@ static void rtrs_clt_hold_expired(struct work_struct *work)
  * An outage held already is bounded by the new time from its start; 0
  * makes it expire now.
  *
- * Context: process. Return: 0.
+ * Context: process.
+ * Return: 0.
  */
 int rtrs_clt_set_io_hold(struct rtrs_clt_sess *clt, int sec)
 {
@@ -633,7 +634,7 @@ int rtrs_clt_request(int dir, struct rtrs_clt_req_ops *ops,
 				(sg_cnt ? sizeof(struct rtrs_sg_desc) : 0) :
 				sizeof(struct rtrs_msg_rdma_write);
 	if (usr_len + hdr_len > clt->max_hdr_size ||
-	    data_len > clt->max_io_size)
+	    data_len > READ_ONCE(clt->max_io_size))
 		return -EMSGSIZE;
 	tmpl.usr_len = usr_len;
 	/* after a held outage, the user's re-opens before any I/O */
@@ -734,27 +735,54 @@ EXPORT_SYMBOL(rtrs_clt_rdma_cq_direct);
  * @clt: the session
  * @attr: filled with queue depth, max_io_size and max_segments
  *
- * Context: any. Return: 0, or -ECOMM if no path is connected.
+ * Context: any.
+ * Return: 0, or -ECOMM if no path is connected.
  */
 int rtrs_clt_query(struct rtrs_clt_sess *clt, struct rtrs_attrs *attr)
 {
 	if (!rtrs_clt_connected(clt))
 		return -ECOMM;
 	attr->queue_depth = clt->queue_depth;
-	attr->max_segments = clt->max_segments;
-	attr->max_io_size = clt->max_io_size;
+	attr->max_segments = READ_ONCE(clt->max_segments);
+	attr->max_io_size = READ_ONCE(clt->max_io_size);
 	return 0;
 }
 EXPORT_SYMBOL(rtrs_clt_query);
 
 /* ------------------------------------------------------ limits and events */
 
+/*
+ * max_io_size and max_segments: the minimum over @path and the connected
+ * paths. Recomputed, not only lowered: a path that came back with smaller
+ * limits once must not shrink the session for good.
+ */
+static void rtrs_clt_merge_limits(struct rtrs_clt_sess *clt,
+				  struct rtrs_path *path)
+{
+	u32 io = path->max_io, segs = path->max_pages_per_mr;
+	struct rtrs_path *p;
+
+	lockdep_assert_held(&clt->limits_mutex);
+	rcu_read_lock();
+	list_for_each_entry_rcu(p, &clt->paths_list, entry) {
+		/* a CONNECTED path's limits stay until its teardown */
+		if (p == path || !rtrs_path_usable(p))
+			continue;
+		io = min(io, READ_ONCE(p->max_io));
+		segs = min(segs, READ_ONCE(p->max_pages_per_mr));
+	}
+	rcu_read_unlock();
+	WRITE_ONCE(clt->max_io_size, io);
+	WRITE_ONCE(clt->max_segments, segs);
+}
+
 /**
  * rtrs_clt_set_limits() - merge a freshly connected path's limits
  * @path: the path, at the end of its connect
  *
  * The queue depth is the session's for good once set (the permits are
- * made from it); max_io_size and max_segments are the minimum of all paths.
+ * made from it); max_io_size and max_segments are the minimum over the
+ * connected paths and this one.
  *
  * Return: 0, or -EINVAL if the path cannot serve the session's requests.
  */
@@ -770,8 +798,7 @@ int rtrs_clt_set_limits(struct rtrs_path *path)
 		clt->max_segments = segs;
 		clt->max_io_size = path->max_io;
 	} else if (path->hdr_size >= clt->max_hdr_size) {
-		clt->max_segments = min(clt->max_segments, segs);
-		clt->max_io_size = min(clt->max_io_size, path->max_io);
+		rtrs_clt_merge_limits(clt, path);
 	} else {
 		mutex_unlock(&clt->limits_mutex);
 		rtrs_path_err(path, "header size %u smaller than the session's %u\n",
@@ -932,7 +959,8 @@ unlock:
  * rtrs_clt_remove_path() - close a path and forget it (sysfs remove_path)
  * @path: the path; the caller holds a reference to it and to its session
  *
- * Context: process, may sleep. Return: 0 (also when the session is being
+ * Context: process, may sleep.
+ * Return: 0 (also when the session is being
  * closed, or failed to open, which removes the path anyway).
  */
 int rtrs_clt_remove_path(struct rtrs_path *path)

@@ -141,6 +141,8 @@ static int rtrs_cm_handler(struct rdma_cm_id *cm_id, struct rdma_cm_event *ev)
 					 con->cid, rdma_event_msg(ev->event));
 		con->established = false;
 		rtrs_con_step_done(con, -ECONNRESET);
+		if (con->cid == 0)
+			rtrs_path_info_abort(con->path, -ECONNRESET);
 		rtrs_path_error(con->path);
 		break;
 	default:
@@ -368,7 +370,8 @@ void rtrs_con_polled_put(struct rtrs_con *con)
  * @path: the path
  * @cid: its index in the path
  *
- * Context: process. Return: the connection or NULL.
+ * Context: process.
+ * Return: the connection or NULL.
  */
 struct rtrs_con *rtrs_con_create(struct rtrs_path *path, unsigned int cid)
 {
@@ -553,7 +556,8 @@ void *rtrs_rx_buf(struct rtrs_rx *rx)
  * rtrs_con_post_recv() - (re)post one receive of a connection
  * @rx: the receive
  *
- * Context: any. Return: 0 or the error of ib_post_recv().
+ * Context: any.
+ * Return: 0 or the error of ib_post_recv().
  */
 int rtrs_con_post_recv(struct rtrs_rx *rx)
 {
@@ -585,7 +589,8 @@ int rtrs_con_post_recv(struct rtrs_rx *rx)
  * @bad: on error, the first work request not posted (those before it are);
  *	may be NULL
  *
- * Context: any. Return: 0 or the error of ib_post_send().
+ * Context: any.
+ * Return: 0 or the error of ib_post_send().
  */
 int rtrs_con_post_send(struct rtrs_con *con, struct ib_send_wr *first,
 		       struct ib_send_wr *last, const struct ib_send_wr **bad)

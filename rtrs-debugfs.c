@@ -34,7 +34,8 @@ static DECLARE_FAULT_ATTR(rtrs_fail_post);
 /**
  * rtrs_should_fail_post() - whether to fail the next post (fault injection)
  *
- * Context: any. Return: true when debugfs fail_post says this post fails.
+ * Context: any.
+ * Return: true when debugfs fail_post says this post fails.
  */
 bool rtrs_should_fail_post(void)
 {

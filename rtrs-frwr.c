@@ -57,7 +57,8 @@ static void rtrs_frwr_inv_done(struct ib_cq *cq, struct ib_wc *wc)
  * @pd: protection domain of the path
  * @max_pages: pages the MR must map
  *
- * Context: process, may sleep. Return: 0 or a negative errno.
+ * Context: process, may sleep.
+ * Return: 0 or a negative errno.
  */
 int rtrs_frwr_init(struct rtrs_req *req, struct ib_pd *pd, u32 max_pages)
 {

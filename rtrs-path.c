@@ -69,7 +69,8 @@ static bool rtrs_state_allowed(enum rtrs_path_state old,
  * @path: the path
  * @new_state: where to go
  *
- * Context: any. Return: true if the state changed.
+ * Context: any.
+ * Return: true if the state changed.
  */
 bool rtrs_path_change_state(struct rtrs_path *path,
 			    enum rtrs_path_state new_state)
@@ -191,12 +192,25 @@ static void rtrs_path_hb_done(struct ib_cq *cq, struct ib_wc *wc)
 		rtrs_path_wc_failed(path, wc, "heartbeat send");
 }
 
-static void rtrs_path_hb_send(struct rtrs_path *path, u32 type)
+static void rtrs_path_hb_ack_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct rtrs_path *path = container_of(wc->wr_cqe, struct rtrs_path,
+					      hb_ack_cqe);
+
+	atomic_set(&path->hb_ack_busy, 0);
+	if (wc->status != IB_WC_SUCCESS)
+		rtrs_path_wc_failed(path, wc, "heartbeat ack");
+}
+
+/* Post a heartbeat (@type) with completion @cqe; false if the post failed */
+static bool rtrs_path_hb_send(struct rtrs_path *path, u32 type,
+			      struct ib_cqe *cqe, int flags)
 {
 	struct ib_rdma_wr wr = {
 		.wr = {
 			.opcode	     = IB_WR_RDMA_WRITE_WITH_IMM,
-			.wr_cqe	     = &path->hb_cqe,
+			.wr_cqe	     = cqe,
+			.send_flags  = flags,
 			.ex.imm_data = cpu_to_be32(rtrs_imm(type, 0)),
 		},
 	};
@@ -204,7 +218,9 @@ static void rtrs_path_hb_send(struct rtrs_path *path, u32 type)
 	if (rtrs_con_post_send(path->cons[0], &wr.wr, &wr.wr, NULL)) {
 		rtrs_path_err_rl(path, "heartbeat post failed\n");
 		rtrs_path_error(path);
+		return false;
 	}
+	return true;
 }
 
 static void rtrs_path_hb_work(struct work_struct *work)
@@ -227,7 +243,7 @@ static void rtrs_path_hb_work(struct work_struct *work)
 	/* One heartbeat out at a time; the ack (or any traffic) resets */
 	if (missed == 1) {
 		path->hb_last_sent = ktime_get();
-		rtrs_path_hb_send(path, RTRS_HB_MSG_IMM);
+		rtrs_path_hb_send(path, RTRS_HB_MSG_IMM, &path->hb_cqe, 0);
 	}
 	queue_delayed_work(rtrs_wq, &path->hb_dwork,
 			   msecs_to_jiffies(RTRS_HB_INTERVAL_MS));
@@ -237,11 +253,19 @@ static void rtrs_path_hb_work(struct work_struct *work)
  * rtrs_path_hb_rx() - the server sent a heartbeat: acknowledge it
  * @path: the path
  *
+ * At most one ack is in flight; a heartbeat that comes while it is, is
+ * answered by it (see &rtrs_path.hb_ack_busy).
+ *
  * Context: completion handler.
  */
 void rtrs_path_hb_rx(struct rtrs_path *path)
 {
-	rtrs_path_hb_send(path, RTRS_HB_ACK_IMM);
+	/* the server only learns we are alive: one ack at a time says it */
+	if (atomic_xchg(&path->hb_ack_busy, 1))
+		return;
+	if (!rtrs_path_hb_send(path, RTRS_HB_ACK_IMM, &path->hb_ack_cqe,
+			       IB_SEND_SIGNALED))
+		atomic_set(&path->hb_ack_busy, 0);
 }
 
 /**
@@ -385,6 +409,23 @@ static void rtrs_path_info_tx_done(struct ib_cq *cq, struct ib_wc *wc)
 		path->info_err = -ECONNRESET;
 		complete(&path->info_done);
 	}
+}
+
+/**
+ * rtrs_path_info_abort() - connection 0 is gone: stop waiting for the info
+ * @path: the path
+ * @err: the errno the connect fails with
+ *
+ * A server that disconnects instead of answering the info request would
+ * otherwise keep the connect waiting for the whole info timeout. Harmless
+ * outside an info exchange: the next one starts with reinit_completion().
+ *
+ * Context: the CM event handler.
+ */
+void rtrs_path_info_abort(struct rtrs_path *path, int err)
+{
+	path->info_err = err;
+	complete(&path->info_done);
 }
 
 static void rtrs_path_free_info(struct rtrs_path *path)
@@ -566,6 +607,8 @@ static void rtrs_path_teardown(struct rtrs_path *path)
 	}
 	path->ib_dev = NULL;
 	atomic_set(&path->hb_missed, 0);
+	/* the drain completed (flushed) any ack in flight */
+	atomic_set(&path->hb_ack_busy, 0);
 }
 
 /* Connect under init_mutex; on success the path is CONNECTED and beating */
@@ -599,7 +642,8 @@ static int rtrs_path_try_connect(struct rtrs_path *path)
  * add_path) reports it.
  *
  * Context: process, sleeps up to RTRS_CONNECT_TIMEOUT_MS per step of every
- * connection. Return: 0 or the error of the step that failed.
+ * connection.
+ * Return: 0 or the error of the step that failed.
  */
 int rtrs_path_open(struct rtrs_path *path)
 {
@@ -804,7 +848,8 @@ void rtrs_path_device_removed(struct rtrs_path *path, struct ib_device *dev)
  *
  * The path is freed with rtrs_path_free() whatever happens to it.
  *
- * Context: process. Return: the path, or an ERR_PTR.
+ * Context: process.
+ * Return: the path, or an ERR_PTR.
  */
 struct rtrs_path *rtrs_path_alloc(struct rtrs_clt_sess *clt,
 				  const struct rtrs_addr *addr,
@@ -836,6 +881,7 @@ struct rtrs_path *rtrs_path_alloc(struct rtrs_clt_sess *clt,
 	mutex_init(&path->init_mutex);
 	init_completion(&path->info_done);
 	path->hb_cqe.done = rtrs_path_hb_done;
+	path->hb_ack_cqe.done = rtrs_path_hb_ack_done;
 	INIT_DELAYED_WORK(&path->hb_dwork, rtrs_path_hb_work);
 	INIT_WORK(&path->err_work, rtrs_path_err_work);
 	INIT_DELAYED_WORK(&path->reconnect_dwork, rtrs_path_reconnect_work);

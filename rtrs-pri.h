@@ -197,6 +197,9 @@ struct rtrs_req {
 /**
  * struct rtrs_rx - one posted receive; the buffers of a connection are one
  * DMA-mapped array, @idx picks ours
+ * @cqe: its completion, rtrs_rx_done()
+ * @con: the connection it is posted on
+ * @idx: which buffer of @con's array
  */
 struct rtrs_rx {
 	struct ib_cqe		cqe;
@@ -227,7 +230,6 @@ struct rtrs_rx {
  * @rx_num: number of receives kept posted
  * @rx_buf: receive buffers
  * @rx_dma: bus address of @rx_buf
- * @info_rx: the larger receive that takes the info response (connection 0)
  * @wr_cnt: sends posted, to signal one in @signal_interval
  */
 struct rtrs_con {
@@ -320,6 +322,10 @@ struct rtrs_path_stats {
  * @hb_last_sent: when the last heartbeat went out
  * @hb_cur_latency: last heartbeat round trip, ns
  * @hb_cqe: completion of heartbeat sends
+ * @hb_ack_cqe: completion of our heartbeat acks, each one signalled
+ * @hb_ack_busy: an ack is in flight; heartbeats that arrive meanwhile are
+ *	not answered again (it answers them too), so that a server sending
+ *	heartbeats without pause cannot fill connection 0's send queue
  * @err_work: tears the connections down after a failure
  * @reconnect_dwork: connects again after the delay
  * @reconnect_attempts: failed attempts since the last success
@@ -374,6 +380,8 @@ struct rtrs_path {
 	ktime_t			hb_last_sent;
 	s64			hb_cur_latency;
 	struct ib_cqe		hb_cqe;
+	struct ib_cqe		hb_ack_cqe;
+	atomic_t		hb_ack_busy;
 	struct work_struct	err_work;
 	struct delayed_work	reconnect_dwork;
 	unsigned int		reconnect_attempts;
@@ -603,6 +611,7 @@ bool rtrs_path_change_state(struct rtrs_path *path,
 			    enum rtrs_path_state new_state);
 enum rtrs_path_state rtrs_path_state(struct rtrs_path *path);
 int rtrs_path_reconnect_now(struct rtrs_path *path);
+void rtrs_path_info_abort(struct rtrs_path *path, int err);
 void rtrs_path_hb_rx(struct rtrs_path *path);
 void rtrs_path_hb_ack(struct rtrs_path *path);
 extern struct workqueue_struct *rtrs_wq;

@@ -9,6 +9,8 @@
 #     "Skipping BTF generation" note of out-of-tree builds is ignored).
 #  2. checkpatch.pl --strict --no-tree -f on every file given (from the 6.12 linux-source
 #     package, see scripts/linux-source.sh). Every ERROR, WARNING and CHECK is a finding.
+#  2b. kernel-doc -none -Wall (the newest target kernel's headers' script) on every .c and .h file given,
+#     headers included: missing, excess or misplaced (e.g. "Return:" inside a line) items.
 #  3. shellcheck (all severities, settings in .shellcheckrc) on every shell file of the
 #     repository: *.sh, or a first line naming sh/bash, outside .git/ .cache/ build/
 #     results/. Every note is a finding; where the code is right, the file says so with a
@@ -90,6 +92,32 @@ for f in "$@"; do
 done
 summary+=("checkpatch --strict: $cp_files file(s), $cp_total finding(s)")
 findings=$((findings + cp_total))
+
+# --- 2b. kernel-doc -Wall -----------------------------------------------------------------
+# The W=1 builds check the kernel-doc of the .c files they compile, without -Wall (a
+# "Return:" that is not its own section passes) and never the headers: run it on every C
+# file and header given, with every warning (missing and excess members included).
+# (the headers package of the newest target kernel carries the script)
+kd_pl=
+for kver in $kvers; do
+	[ -r "/lib/modules/$kver/build/scripts/kernel-doc" ] && kd_pl=/lib/modules/$kver/build/scripts/kernel-doc
+done
+[ -n "$kd_pl" ] || { echo "lint: no scripts/kernel-doc in the kernel headers of: $kvers"; exit 2; }
+kd_total=0
+kd_files=0
+for f in "$@"; do
+	case $f in *.c|*.h) ;; *) continue ;; esac
+	[ -f "$f" ] || continue
+	kd_files=$((kd_files + 1))
+	found=$(perl "$kd_pl" -none -Wall "$f" 2>&1)
+	[ -n "$found" ] || continue
+	n=$(printf '%s\n' "$found" | wc -l)
+	echo "=== kernel-doc $f: $n finding(s)"
+	printf '%s\n' "$found"
+	kd_total=$((kd_total + n))
+done
+summary+=("kernel-doc -Wall: $kd_files file(s), $kd_total finding(s)")
+findings=$((findings + kd_total))
 
 # --- 3. shellcheck -----------------------------------------------------------------------
 # shell_files: every shell file of the tree, one a line

@@ -138,6 +138,11 @@ hostile_at_rest() { # <sess>
 # dies ends the loop (the runner reports the oops). Prints one RESULT line per mutation;
 # rc 1 if any mutation broke the oracle.
 HOSTILE_MAP_S=${HOSTILE_MAP_S:-90}
+# Mutations a client must refuse at once, not on a timeout (HOSTILE_FAST_S seconds, TCG
+# margin included): a server that disconnects instead of answering the info request waited
+# for the whole 30 s info timeout before 2026-12-06.
+HOSTILE_FAST_MUTATIONS=${HOSTILE_FAST_MUTATIONS:-"dreq_handshake"}
+HOSTILE_FAST_S=${HOSTILE_FAST_S:-10}
 hostile_result() { # <text>: one RESULT line, also kept in $BED_CASE_DIR/results.txt
 	echo "RESULT $*"
 	[ -n "${BED_CASE_DIR:-}" ] && echo "RESULT $*" >> "$BED_CASE_DIR/results.txt"
@@ -152,7 +157,7 @@ hostile_verdict() {
 	[ -z "$bad" ] || fail "mutation(s) broke the oracle: $bad"
 }
 hostile_matrix() {
-	local tag=$1 popts=$2 m out rc bad=0 n=0 res errno dev
+	local tag=$1 popts=$2 m out rc bad=0 n=0 res errno dev secs
 	shift 3
 	for m in "$@"; do
 		n=$((n + 1))
@@ -173,7 +178,12 @@ hostile_matrix() {
 			errno\ *)
 				errno=$(echo "$out" | cut -d' ' -f2)
 				if hostile_errno_ok "$errno"; then res="ok: refused, $out"
-				else res="FAIL: errno outside 1..133: $out"; fi ;;
+				else res="FAIL: errno outside 1..133: $out"; fi
+				secs=$(echo "$out" | sed -n 's/.*(\([0-9]*\)\.[0-9] s)$/\1/p')
+				case " $HOSTILE_FAST_MUTATIONS " in
+				*" $m "*) [ -n "$secs" ] && [ "$secs" -lt $((HOSTILE_FAST_S * ${BED_TIMEOUT_SCALE:-1})) ] ||
+					res="FAIL: refused only after ${secs:-?} s, not at once: $out" ;;
+				esac ;;
 			ok\ *)
 				dev=$(echo "$out" | cut -d' ' -f2)
 				res="ok: tolerated, mapped $dev"

@@ -4,13 +4,15 @@
 # accept (item 1), a stale and a replayed invalidation and the old rkey of a completed READ
 # (item 2, hostile-inval), a duplicate and a forged response racing its post (item 5 and
 # the W_INV rule), an absurd queue depth and header size (item 7), queue depth 1 (it hung
-# rnbd's map), an info response of the wrong type and one that covers too few chunks. The
+# rnbd's map), an info response of the wrong type and one that covers too few chunks, a
+# disconnect instead of the info response (it waited 30 s), a heartbeat flood (it filled the
+# send queue: path failed, a drain WARNING). The
 # whole tables on both client kernels: `make check-hostile` (hostile-612, hostile-61).
 # shellcheck disable=SC2034 # every variable here is read by tests/vm/run-suite.sh
 SERVER_SERIES=6.12
 CLIENT_SERIES=6.12
 CLIENT_STACK=ours
 export HOSTILE_CONN_MUTATIONS=${HOSTILE_CONN_MUTATIONS:-"rej_errno_m30000 rej_errno_m529 acc_errno_m30000 acc_qd_huge acc_hdr_huge acc_qd1"}
-export HOSTILE_INFO_MUTATIONS=${HOSTILE_INFO_MUTATIONS:-"info_type info_len_short"}
-export HOSTILE_IO_MUTATIONS=${HOSTILE_IO_MUTATIONS:-"rsp_dup rsp_forge_next inv_stale inv_replay rsp_errno_511"}
+export HOSTILE_INFO_MUTATIONS=${HOSTILE_INFO_MUTATIONS:-"info_type info_len_short dreq_handshake"}
+export HOSTILE_IO_MUTATIONS=${HOSTILE_IO_MUTATIONS:-"rsp_dup rsp_forge_next inv_stale inv_replay rsp_errno_511 hb_flood"}
 CASES="hostile-basic hostile-inval hostile-info hostile-io hostile-conn"
