@@ -312,8 +312,10 @@ static int rtrs_clt_post_any(struct rtrs_clt_sess *clt,
 /*
  * Holding I/O through an outage. When no path can take a request and the
  * session's io_hold_sec allows it, requests in flight on the failed paths
- * are kept (struct rtrs_held) and new ones are refused with -EAGAIN, which
- * rnbd answers by requeueing them; the user is not told DISCONNECTED. When
+ * are kept (struct rtrs_held), and so are new I/O requests (rnbd would
+ * requeue a refused one every few milliseconds and log each refusal); its
+ * control messages are refused with -EAGAIN. The user is not told
+ * DISCONNECTED. When
  * a path comes back, the user gets RECONNECTED at once, as without a hold;
  * its control messages (rnbd re-opens its devices on the new server
  * session) go out while I/O still waits, and only once none of them is in
@@ -358,18 +360,26 @@ static bool rtrs_clt_may_hold(struct rtrs_clt_sess *clt)
 	       READ_ONCE(clt->hold_state) != RTRS_HOLD_EXPIRED;
 }
 
-/* Keep a request no path took; false if there is no memory for it */
+/*
+ * Keep a request no path took, its user message gathered from @vec; false
+ * if there is no memory for it
+ */
 static bool rtrs_clt_hold(struct rtrs_clt_sess *clt, struct rtrs_permit *permit,
-			  const struct rtrs_req *tmpl, const void *usr)
+			  const struct rtrs_req *tmpl, const struct kvec *vec,
+			  size_t nr, gfp_t gfp)
 {
 	struct rtrs_held *h;
+	size_t i, off = 0;
 
-	h = kmalloc(struct_size(h, usr, tmpl->usr_len), GFP_NOIO);
+	h = kmalloc(struct_size(h, usr, tmpl->usr_len), gfp);
 	if (!h)
 		return false;
 	h->permit = permit;
 	h->tmpl = *tmpl;
-	memcpy(h->usr, usr, tmpl->usr_len);
+	for (i = 0; i < nr; i++) {
+		memcpy(h->usr + off, vec[i].iov_base, vec[i].iov_len);
+		off += vec[i].iov_len;
+	}
 	spin_lock(&clt->held_lock);
 	list_add_tail(&h->entry, &clt->held);
 	clt->held_num++;
@@ -576,7 +586,7 @@ int rtrs_clt_failover(struct rtrs_req *req)
 	if (!err)
 		atomic64_inc(&old->stats.failover_cnt);
 	else if (err == -ECONNABORTED && rtrs_clt_may_hold(old->clt) &&
-		 rtrs_clt_hold(old->clt, permit, &tmpl, req->hdr))
+		 rtrs_clt_hold(old->clt, permit, &tmpl, &usr, 1, GFP_NOIO))
 		err = 0;
 	return err;
 }
@@ -598,10 +608,12 @@ int rtrs_clt_failover(struct rtrs_req *req)
  * Return: 0 once posted; -EBUSY if @permit has a request in flight
  * already; -EMSGSIZE if the message and header exceed the
  * server's header size or the data exceeds max_io_size (or, for every
- * connected path, that path's); -EINVAL for bad arguments; -EAGAIN while
- * the session holds I/O (no path connected, or a path just came back and
- * the user's control messages go first: retry later); -ECONNABORTED if no
- * path is connected and the session does not hold I/O; -ENOMEM or a post
+ * connected path, that path's); -EINVAL for bad arguments; -EAGAIN for a
+ * request on an admin permit while the session holds I/O, or an I/O request
+ * it has no memory to keep (retry later): while it holds, I/O requests are
+ * kept until a path is back or the hold runs out (then conf_fn gets
+ * -ETIMEDOUT); -ECONNABORTED if no path is connected and the session does
+ * not hold I/O; -ENOMEM or a post
  * error if every connected path refused it (the caller may retry).
  */
 int rtrs_clt_request(int dir, struct rtrs_clt_req_ops *ops,
@@ -637,19 +649,29 @@ int rtrs_clt_request(int dir, struct rtrs_clt_req_ops *ops,
 	    data_len > READ_ONCE(clt->max_io_size))
 		return -EMSGSIZE;
 	tmpl.usr_len = usr_len;
-	/* after a held outage, the user's re-opens before any I/O */
-	if (unlikely(READ_ONCE(clt->hold_state) == RTRS_HOLD_RESUMING) &&
-	    permit->con_type == RTRS_IO_CON)
-		return -EAGAIN;
-
 	/* before the post: the completion may come before it returns */
 	if (atomic_cmpxchg(&permit->in_flight, 0, 1))
 		return -EBUSY;
-	rcu_read_lock();
-	err = rtrs_clt_post_any(clt, NULL, permit, &tmpl, vec, nr);
-	rcu_read_unlock();
-	if (unlikely(err == -ECONNABORTED) && rtrs_clt_may_hold(clt))
-		err = -EAGAIN;
+	/* after a held outage, the user's re-opens go before any I/O */
+	if (unlikely(READ_ONCE(clt->hold_state) == RTRS_HOLD_RESUMING) &&
+	    permit->con_type == RTRS_IO_CON) {
+		err = -ECONNABORTED;
+	} else {
+		rcu_read_lock();
+		err = rtrs_clt_post_any(clt, NULL, permit, &tmpl, vec, nr);
+		rcu_read_unlock();
+	}
+	/*
+	 * I/O waits for a path with what the outage already holds; a user
+	 * control message is refused, so that the user is not blocked in it
+	 */
+	if (unlikely(err == -ECONNABORTED) && rtrs_clt_may_hold(clt)) {
+		if (permit->con_type == RTRS_IO_CON &&
+		    rtrs_clt_hold(clt, permit, &tmpl, vec, nr, GFP_ATOMIC))
+			err = 0;
+		else
+			err = -EAGAIN;
+	}
 	if (err)
 		atomic_set(&permit->in_flight, 0);
 	else

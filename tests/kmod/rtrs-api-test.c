@@ -46,7 +46,7 @@ module_param(cut_wait, uint, 0444);
 MODULE_PARM_DESC(cut_wait, "seconds to wait for the test to disconnect the path (default 120)");
 static bool holds = true;
 module_param(holds, bool, 0444);
-MODULE_PARM_DESC(holds, "rtrs-client holds I/O of a session without paths (its io_hold_sec is not 0): a request then gets -EAGAIN, not -ECONNABORTED (default Y)");
+MODULE_PARM_DESC(holds, "rtrs-client holds I/O of a session without paths (its io_hold_sec is not 0): an I/O request is then kept (0) and completes with -ECONNABORTED when the session closes, instead of failing with -ECONNABORTED (default Y)");
 
 #define SESSNAME "apitest"
 
@@ -89,6 +89,23 @@ static void api_conf(void *priv, int errno)
 }
 
 static struct rtrs_clt_req_ops api_req_ops = { .conf_fn = api_conf };
+
+/* The request a session without paths keeps: its completion returns the permit */
+struct api_held {
+	struct rtrs_clt_sess	*sess;
+	struct rtrs_permit	*permit;
+	int			calls;
+	int			err;
+};
+
+static void api_held_conf(void *priv, int errno)
+{
+	struct api_held *h = priv;
+
+	h->calls++;
+	h->err = errno;
+	rtrs_clt_put_permit(h->sess, h->permit);
+}
 
 /* Arguments that must be refused before anything goes on the wire */
 static void check_open_args(struct rtrs_addr *one)
@@ -153,6 +170,8 @@ static void check_session(struct rtrs_addr *addr)
 	struct rtrs_permit *permit;
 	struct rtrs_attrs attrs;
 	struct scatterlist sg;
+	struct rtrs_clt_req_ops held_ops = { .conf_fn = api_held_conf };
+	struct api_held held = { };
 	struct kvec vec, wrap[2];
 	unsigned long end;
 	void *buf;
@@ -205,10 +224,18 @@ static void check_session(struct rtrs_addr *addr)
 	while (!rtrs_clt_query(sess, &attrs) && time_before(jiffies, end))
 		msleep(100);
 	check("query: no connected path", rtrs_clt_query(sess, &attrs), -ECOMM);
-	err = rtrs_clt_request(WRITE, &api_req_ops, sess, permit, &vec, 1, 0,
+	held.sess = sess;
+	held.permit = permit;
+	held_ops.priv = &held;
+	err = rtrs_clt_request(WRITE, &held_ops, sess, permit, &vec, 1, 0,
 			       NULL, 0);
-	check("request: no connected path", err,
-	      holds ? -EAGAIN : -ECONNABORTED);
+	check("request: no connected path", err, holds ? 0 : -ECONNABORTED);
+	if (!err)
+		permit = NULL;	/* kept: its completion gives the permit back */
+	check("request: on a permit whose request is kept",
+	      permit ? 0 : rtrs_clt_request(WRITE, &api_req_ops, sess,
+					    held.permit, &vec, 1, 0, NULL, 0),
+	      permit ? 0 : -EBUSY);
 	check("cq_direct: no connected path", rtrs_clt_rdma_cq_direct(sess, 0),
 	      -1);
 close:
@@ -217,6 +244,10 @@ close:
 		rtrs_clt_put_permit(sess, permit);
 	rtrs_clt_close(sess);
 	pr_info("session closed\n");
+	check("kept request: completions at close", held.calls, holds ? 1 : 0);
+	if (holds)
+		check("kept request: its error at close", held.err,
+		      -ECONNABORTED);
 }
 
 static int parse_addr(const char *str, u16 port, struct rtrs_addr *addr,

@@ -1,4 +1,5 @@
 # Case: outages without errors (issue 21), one path over link0, our client only.
+# (ride: the hold keeps new I/O too; rnbd must not log a single refused request)
 #  ride    the default hold (module parameter io_hold_sec, 180 s), a 40 s cable pull (both ends) while a crc32c-verifying fio loop
 #          runs on /dev/nullb0 and ext4 on /dev/nullb1 writes files with fsync: no I/O error
 #          anywhere, every fio round verified, the files read back identical after a remount,
@@ -66,6 +67,10 @@ run() {
 	echo "$log" | grep -E "$OUT_ERR_RE" && fail "ride: I/O errors in the kernel log"
 	echo "$log" | grep -q 'no path connected: holding I/O' || fail "ride: no 'holding I/O' line in the log"
 	echo "$log" | grep -q 'reconnected: re-issuing' || fail "ride: the hold did not end by a reconnect"
+	# new I/O is kept too: rnbd never had a request refused (it logs each refusal, ~2 a
+	# second through a whole outage, when the hold answered new I/O with -EAGAIN)
+	echo "$log" | grep -E 'failed to transfer IO' | head -n 3 &&
+		fail "ride: rnbd had requests refused during the hold"
 	vm_run client 10 "cat /sys/kernel/debug/rtrs-client/bed-oh/hold"
 
 	step "expire: io_hold_sec=10, the same pull under fio"
