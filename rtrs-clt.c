@@ -654,8 +654,8 @@ int rtrs_clt_request(int dir, struct rtrs_clt_req_ops *ops,
 		return -EBUSY;
 	/* after a held outage, the user's re-opens go before any I/O */
 	if (unlikely(READ_ONCE(clt->hold_state) == RTRS_HOLD_RESUMING) &&
-	    permit->con_type == RTRS_IO_CON) {
-		err = -ECONNABORTED;
+	    permit->con_type == RTRS_IO_CON && rtrs_clt_may_hold(clt)) {
+		err = -ECONNABORTED;	/* kept below, with what is held */
 	} else {
 		rcu_read_lock();
 		err = rtrs_clt_post_any(clt, NULL, permit, &tmpl, vec, nr);
