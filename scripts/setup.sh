@@ -1,10 +1,11 @@
 #!/bin/bash
 # setup.sh: idempotent, quiet installer of every Debian 12 package the project needs
 # (kernels + headers for both target series, QEMU, busybox, RDMA userland, fio, build
-# tools). Installs only what is missing; runs `apt-get update` once when the package
-# lists are missing or older than a day. Called by `make setup` and, before they look for the
-# kernels, by every entry point: tests/check.sh, tests/demo.sh, tests/vm/run-suite.sh,
-# tests/debug/check-debug.sh, bench/run.sh, scripts/lint.sh.
+# tools, glib's headers and curl for bench/insn's QEMU plugin). Installs only what is
+# missing; runs `apt-get update` once when the package lists are missing or older than a
+# day. Called by `make setup` and, before they look for the kernels, by every entry point:
+# tests/check.sh, tests/demo.sh, tests/vm/run-suite.sh, tests/debug/check-debug.sh,
+# bench/run.sh, scripts/lint.sh.
 #
 # QEMU comes from Debian's bookworm-backports (10.0 there; bookworm itself has 7.2), which
 # this script adds as an apt source when needed: under QEMU 7.2's TCG, 6.12 guests
@@ -14,7 +15,7 @@ set -u
 PKGS=(linux-image-amd64 linux-headers-amd64 linux-image-6.12-amd64 linux-headers-6.12-amd64
       qemu-system-x86 busybox-static rdma-core ibverbs-utils libibverbs-dev librdmacm-dev fio perftest sparse dkms nvme-cli
       procps xz-utils zstd cpio kmod iproute2 bc flex bison libelf-dev libssl-dev python3 gcc make
-      shellcheck)
+      shellcheck libglib2.0-dev curl)
 export DEBIAN_FRONTEND=noninteractive
 
 BPO=bookworm-backports
