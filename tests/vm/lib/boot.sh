@@ -69,7 +69,7 @@ _bed_start_vm() { # <vm> <kver> <smp> <idx> <listen|connect> <link0> <link1> (so
 		-m "${BED_MEM:-2G}" -smp "$smp" -display none -monitor none -no-reboot -nodefaults
 		-serial "file:$d/console.log"
 		-kernel "$kimg" -initrd "$img"
-		-append "console=ttyS0 panic=-1 loglevel=7 log_buf_len=4M rcupdate.rcu_cpu_stall_timeout=60 bed_repo=$BED_REPO$append"
+		-append "console=ttyS0 panic=-1 loglevel=7 log_buf_len=4M rcupdate.rcu_cpu_stall_timeout=60 bed_repo=$BED_REPO$append${BED_APPEND:+ $BED_APPEND}"
 		-fsdev local,id=hostroot,path=/,security_model=none,readonly=on,multidevs=remap
 		-device virtio-9p-pci,fsdev=hostroot,mount_tag=hostroot
 		-fsdev "local,id=repo,path=$BED_REPO,security_model=none,readonly=on,multidevs=remap"
