@@ -74,24 +74,33 @@ src=$(scripts/linux-source.sh 6.12) || { echo "lint: no linux-source 6.12"; exit
 cp_pl=$src/scripts/checkpatch.pl
 [ -r "$cp_pl" ] || { echo "lint: $cp_pl missing"; exit 2; }
 
-cp_total=0
-cp_files=0
-for f in "$@"; do
-	[ -f "$f" ] || continue
-	cp_files=$((cp_files + 1))
+# lint_each <label> <file-filter glob> <finder> <files...>: run <finder> <file> on every
+# matching file given; each line it prints is a finding. Adds to findings and summary.
+lint_each() {
+	local label=$1 glob=$2 finder=$3 f found n total=0 files=0
+	shift 3
+	for f in "$@"; do
+		# shellcheck disable=SC2254 # the glob is a pattern on purpose
+		case $f in $glob) ;; *) continue ;; esac
+		[ -f "$f" ] || continue
+		files=$((files + 1))
+		found=$("$finder" "$f")
+		[ -n "$found" ] || continue
+		n=$(printf '%s\n' "$found" | wc -l)
+		echo "=== $label $f: $n finding(s)"
+		printf '%s\n' "$found"
+		total=$((total + n))
+	done
+	summary+=("$label: $files file(s), $total finding(s)")
+	findings=$((findings + total))
+}
+
+checkpatch_one() {
 	# run outside the git tree: checkpatch leaves a CamelCase cache file in a git cwd
-	out=$(cd "$tmp" && perl "$cp_pl" --strict --no-tree -f --terse --show-types \
-		--no-summary "$top/$f" 2>&1)
-	found=$(printf '%s\n' "$out" | grep -E ': (ERROR|WARNING|CHECK):' |
-		sed "s|$top/||")
-	[ -n "$found" ] || continue
-	n=$(printf '%s\n' "$found" | wc -l)
-	echo "=== checkpatch $f: $n finding(s)"
-	printf '%s\n' "$found"
-	cp_total=$((cp_total + n))
-done
-summary+=("checkpatch --strict: $cp_files file(s), $cp_total finding(s)")
-findings=$((findings + cp_total))
+	(cd "$tmp" && perl "$cp_pl" --strict --no-tree -f --terse --show-types \
+		--no-summary "$top/$1" 2>&1) | grep -E ': (ERROR|WARNING|CHECK):' | sed "s|$top/||"
+}
+lint_each "checkpatch --strict" "*" checkpatch_one "$@"
 
 # --- 2b. kernel-doc -Wall -----------------------------------------------------------------
 # The W=1 builds check the kernel-doc of the .c files they compile, without -Wall (a
@@ -103,21 +112,8 @@ for kver in $kvers; do
 	[ -r "/lib/modules/$kver/build/scripts/kernel-doc" ] && kd_pl=/lib/modules/$kver/build/scripts/kernel-doc
 done
 [ -n "$kd_pl" ] || { echo "lint: no scripts/kernel-doc in the kernel headers of: $kvers"; exit 2; }
-kd_total=0
-kd_files=0
-for f in "$@"; do
-	case $f in *.c|*.h) ;; *) continue ;; esac
-	[ -f "$f" ] || continue
-	kd_files=$((kd_files + 1))
-	found=$(perl "$kd_pl" -none -Wall "$f" 2>&1)
-	[ -n "$found" ] || continue
-	n=$(printf '%s\n' "$found" | wc -l)
-	echo "=== kernel-doc $f: $n finding(s)"
-	printf '%s\n' "$found"
-	kd_total=$((kd_total + n))
-done
-summary+=("kernel-doc -Wall: $kd_files file(s), $kd_total finding(s)")
-findings=$((findings + kd_total))
+kerneldoc_one() { perl "$kd_pl" -none -Wall "$1" 2>&1; }
+lint_each "kernel-doc -Wall" "*.[ch]" kerneldoc_one "$@"
 
 # --- 3. shellcheck -----------------------------------------------------------------------
 # shell_files: every shell file of the tree, one a line

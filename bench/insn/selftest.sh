@@ -15,6 +15,8 @@
 # INSN_COMPARE_ONLY=1: no runs, compare those already in INSN_OUT.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
+# QEMU, curl, glib headers, the kernels: installed first on a fresh machine (a no-op after)
+"$top/scripts/setup.sh" > /dev/null || { echo "selftest: scripts/setup.sh failed" >&2; exit 1; }
 kv=${INSN_KVER:-$(find /boot -maxdepth 1 -name 'vmlinuz-6.12*' -printf '%f\n' | sort -V | tail -n 1)}
 kv=${kv#vmlinuz-}
 runs=${INSN_RUNS:-2} out=${INSN_OUT:-$top/build/insn/selftest}
