@@ -28,13 +28,7 @@ run() {
 	dev=$(mp_map bed-mph /dev/nullb0) || fail "map over two paths failed"
 	out=$(vm_run client 10 cat /sys/class/rtrs-client/bed-mph/io_hold_sec) || fail "no io_hold_sec: $out"
 	[ "$out" = 180 ] || fail "io_hold_sec is $out, not the default 180"
-	vm_run client 120 "set -e
-		dd if=/dev/urandom of=/tmp/mphpat bs=1M count=16 status=none
-		dd if=/tmp/mphpat of=$dev bs=1M oflag=direct status=none
-		dd if=$dev of=/tmp/mphback bs=1M count=16 iflag=direct status=none
-		cmp /tmp/mphpat /tmp/mphback" || fail "data check before the cut failed"
-	mp_run 150 "mp_fio_start $dev mph 16m 64m; wait_for 120 mp_fio_progress mph 0 1" ||
-		fail "fio did not finish a round with both paths up"
+	mp_start_io "$dev" mph "the cut"
 	if ! { n0=$(hold_field outages) && res0=$(hold_field resumed) &&
 	       exp0=$(hold_field expired) && held0=$(hold_field held_total); }; then
 		fail "no debugfs hold counters"

@@ -18,13 +18,7 @@ run() {
 	# this case is upstream's behaviour with no path left (io_hold_sec 0: fail at once);
 	# holding I/O through the outage is tests/vm/cases/outage-hold.sh
 	vm_run client 10 "echo 0 > /sys/class/rtrs-client/bed-mpd/io_hold_sec" || fail "io_hold_sec=0 failed"
-	vm_run client 120 "set -e
-		dd if=/dev/urandom of=/tmp/mpdpat bs=1M count=16 status=none
-		dd if=/tmp/mpdpat of=$dev bs=1M oflag=direct status=none
-		dd if=$dev of=/tmp/mpdback bs=1M count=16 iflag=direct status=none
-		cmp /tmp/mpdpat /tmp/mpdback" || fail "data check before the cut failed"
-	mp_run 150 "mp_fio_start $dev mpd 16m 64m; wait_for 120 mp_fio_progress mpd 0 1" ||
-		fail "fio did not finish a round with both paths up"
+	mp_start_io "$dev" mpd "the cut"
 
 	step "cut link0 and link1"
 	{ link_set link0 off "$MP_CUT_ENDS" && link_set link1 off "$MP_CUT_ENDS"; } || fail "link_set failed"

@@ -17,13 +17,7 @@ run() {
 	# this case is upstream's behaviour with no path left (io_hold_sec 0: fail at once);
 	# holding I/O through the outage is tests/vm/cases/outage-hold.sh
 	vm_run client 10 "echo 0 > /sys/class/rtrs-client/bed-mps/io_hold_sec" || fail "io_hold_sec=0 failed"
-	vm_run client 120 "set -e
-		dd if=/dev/urandom of=/tmp/mpspat bs=1M count=16 status=none
-		dd if=/tmp/mpspat of=$dev bs=1M oflag=direct status=none
-		dd if=$dev of=/tmp/mpsback bs=1M count=16 iflag=direct status=none
-		cmp /tmp/mpspat /tmp/mpsback" || fail "data check before the restart failed"
-	mp_run 150 "mp_fio_start $dev mps 16m 64m; wait_for 120 mp_fio_progress mps 0 1" ||
-		fail "fio did not finish a round with both paths up"
+	mp_start_io "$dev" mps "the restart"
 
 	step "reload rnbd-server + rtrs-server under I/O"
 	t0=$(date +%s)

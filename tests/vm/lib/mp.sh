@@ -19,6 +19,19 @@ mp_map() {
 		{ echo "both paths are not connected after the map" >&2; return 1; }
 	echo "$dev"
 }
+# mp_start_io <dev> <tag> <what>: before an outage (<what>, for the messages): write a 16
+# MiB pattern to the start of <dev> (/tmp/<tag>pat, what mp_recovered reads back), check it,
+# then start the fio verify loop at 64 MiB and wait for its first round. Fails the case.
+mp_start_io() {
+	local dev=$1 tag=$2 what=$3
+	vm_run client 120 "set -e
+		dd if=/dev/urandom of=/tmp/${tag}pat bs=1M count=16 status=none
+		dd if=/tmp/${tag}pat of=$dev bs=1M oflag=direct status=none
+		dd if=$dev of=/tmp/${tag}back bs=1M count=16 iflag=direct status=none
+		cmp /tmp/${tag}pat /tmp/${tag}back" || fail "data check before $what failed"
+	mp_run 150 "mp_fio_start $dev $tag 16m 64m; wait_for 120 mp_fio_progress $tag 0 1" ||
+		fail "fio did not finish a round with both paths up"
+}
 # mp_recovered <sess> <dev> <tag> <t0> <what>: after an outage of every path (<what>: "link-on",
 # "the server restart"), both paths connect again, rnbd remaps <dev>, the 16 MiB written
 # before (/tmp/<tag>pat) reads back intact, new writes read back, fio verify runs a round.
