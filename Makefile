@@ -9,7 +9,8 @@
 #   make unit                 host unit tests of the shared protocol code
 #   make check                everything: lint, unit, VM suites on both kernels
 #   make check-verbose        the same, streaming every VM case log to the terminal
-#   make check-mp             the multipath suites against the 6.1 server (mp-61, mp-612)
+#   make check-mp             the multipath suites against the 6.1 server (ours-mp-c61-s61,
+#                             ours-mp-c612-s61)
 #   make check-debug          VM suites on a KASAN/lockdep/kmemleak kernel (tests/debug/)
 #   make check-hostile        the hostile peer's whole mutation tables, client 6.12 and 6.1
 #   make check-mutants        each tests/mutants/*.patch (one feature broken) must fail its test:
@@ -62,14 +63,16 @@ check:
 check-verbose:
 	tests/check.sh --debug
 
-# make check runs multipath against the 6.12 server (mp-612s, mp-61c); these run it against
-# the 6.1 server, whose rdma_rxe fails under cable pulls (tests/README.md, Known issues).
+# make check runs multipath against the 6.12 server (ours-mp-c612-s612,
+# ours-mp-quick-c61-s612); these run it against the 6.1 server, whose rdma_rxe fails under
+# cable pulls (tests/README.md, Known issues).
 check-mp:
-	CHECK_SUITES="mp-61 mp-612" tests/check.sh
+	CHECK_SUITES="ours-mp-c61-s61 ours-mp-c612-s61" tests/check.sh
 
-# the whole hostile-peer tables (tests/hostile/, issue 19); make check runs hostile-quick
+# the whole hostile-peer tables (tests/hostile/, issue 19); make check runs
+# ours-hostile-quick-c612-peer
 check-hostile:
-	CHECK_SUITES="hostile-612 hostile-61" tests/check.sh
+	CHECK_SUITES="ours-hostile-c612-peer ours-hostile-c61-peer" tests/check.sh
 
 # proof that the tests catch what they guard (issue 20): tests/mutants/README.md
 check-mutants:
@@ -84,9 +87,10 @@ demo:
 bench:
 	bench/run.sh
 
-# SOAK_SUITE=mp-61c for the 6.1 client; both against the 6.12 server (tests/README.md)
+# SOAK_SUITE=ours-mp-quick-c61-s612 for the 6.1 client; both against the 6.12 server
+# (tests/README.md)
 soak:
-	MP_CUTS=$${MP_CUTS:-50} tests/vm/run-suite.sh $${SOAK_SUITE:-mp-612s} mp-failover
+	MP_CUTS=$${MP_CUTS:-50} tests/vm/run-suite.sh $${SOAK_SUITE:-ours-mp-c612-s612} mp-failover
 
 setup:
 	scripts/setup.sh

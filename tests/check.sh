@@ -2,21 +2,25 @@
 # check.sh: the project's whole test run (`make check`, CI runs it through .ci/run).
 # setup -> build our module for both kernels -> peer modules -> make lint -> make unit ->
 # tests/host/*.sh -> VM suites (two-VM bed, tests/vm/) -> the bed's self-test (suite
-# selftest, whose every case must fail: tests/vm/check-selftest.sh). Every step is one test;
-# every VM test case is one test. Ends with exactly one line "N passed, N failed"; exit 1 on
-# any failure.
+# bed-selftest-c61-s61, whose every case must fail: tests/vm/check-selftest.sh). Every step
+# is one test; every VM test case is one test. Ends with exactly one line "N passed, N
+# failed"; exit 1 on any failure.
 #
 # Options:
 #   --suite <name>   run only this VM suite (repeatable; tests/vm/suites/<name>.sh)
 #   --case <name>    run only this VM case in the chosen suites (repeatable)
 #   --no-vm          skip the VM suites          --vm-only   only builds + VM suites
 #   --debug          chatty: stream every VM case log to the terminal
-# Env: CI=true (quiet), CHECK_SUITES="suite ..." (default: upstream-61 upstream-612 ours-61
-#   ours-612 ours-mix-a ours-mix-b mp-612s mp-61c hostile-quick trace-612; make check-hostile runs the
-#   hostile peer's whole tables, hostile-612 hostile-61; make check-mp runs "mp-61 mp-612", the
-#   multipath suites against the 6.1 server, whose rxe fails under cable pulls: see
-#   tests/README.md, Known issues). CHECK_SELFTEST=0|1: skip / force the bed self-test (default:
-#   run it unless --suite or --case chose what to run).
+# Suite names: <client stack>-<what>-c<client kernel>-s<server kernel> (-peer: the hostile
+#   peer as the server); tests/README.md lists them.
+# Env: CI=true (quiet), CHECK_SUITES="suite ..." (default: upstream-basic-c61-s61
+#   upstream-basic-c612-s612 ours-core-c61-s61 ours-core-c612-s612 ours-data-c612-s61
+#   ours-data-c61-s612 ours-mp-c612-s612 ours-mp-quick-c61-s612 ours-hostile-quick-c612-peer
+#   ours-trace-c612-s612; make check-hostile runs the hostile peer's whole tables,
+#   ours-hostile-c612-peer ours-hostile-c61-peer; make check-mp runs "ours-mp-c61-s61
+#   ours-mp-c612-s61", the multipath suites against the 6.1 server, whose rxe fails under
+#   cable pulls: see tests/README.md, Known issues). CHECK_SELFTEST=0|1: skip / force the
+#   bed self-test (default: run it unless --suite or --case chose what to run).
 # Logs: results/<run-id>/check/*.log, VM artifacts in results/<run-id>/<suite>/.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -29,14 +33,14 @@ while [ $# -gt 0 ]; do
 	--no-vm) novm=1 ;;
 	--vm-only) vmonly=1 ;;
 	--debug) debug=1 ;;
-	-h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,24p' "$0"; exit 0 ;;
 	*) echo "check.sh: unknown option $1" >&2; exit 2 ;;
 	esac
 	shift
 done
 selftest=${CHECK_SELFTEST:-}
 [ -z "$selftest" ] && { [ ${#suites[@]} -gt 0 ] || [ ${#cases[@]} -gt 0 ]; } && selftest=0
-[ ${#suites[@]} -eq 0 ] && read -r -a suites <<< "${CHECK_SUITES:-upstream-61 upstream-612 ours-61 ours-612 ours-mix-a ours-mix-b mp-612s mp-61c hostile-quick trace-612}"
+[ ${#suites[@]} -eq 0 ] && read -r -a suites <<< "${CHECK_SUITES:-upstream-basic-c61-s61 upstream-basic-c612-s612 ours-core-c61-s61 ours-core-c612-s612 ours-data-c612-s61 ours-data-c61-s612 ours-mp-c612-s612 ours-mp-quick-c61-s612 ours-hostile-quick-c612-peer ours-trace-c612-s612}"
 export RUN_ID=${RUN_ID:-$(date +%Y%m%d-%H%M%S)-check}
 logs=$top/results/$RUN_ID/check; mkdir -p "$logs"
 quiet() { [ "${CI:-}" = true ] && [ $debug = 0 ]; }
@@ -102,7 +106,7 @@ if [ $novm = 0 ]; then
 	done
 	# The bed's failure detection: a bed that cannot see a kernel warning, a splat in its
 	# cleanup or a dead guest would pass every suite above. ~1 min (one VM pair).
-	[ "$selftest" = 0 ] || t "vm bed self-test (suite selftest: every case fails as built to)" tests/vm/check-selftest.sh
+	[ "$selftest" = 0 ] || t "vm bed self-test (suite bed-selftest-c61-s61: every case fails as built to)" tests/vm/check-selftest.sh
 fi
 echo "total $(el "$T0")s, logs in ${logs#"$top"/}/" >&2
 if [ $failed -gt 0 ] && ! quiet; then

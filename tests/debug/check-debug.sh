@@ -14,8 +14,9 @@
 # Ends with one line "N passed, N failed"; exit 1 on any failure.
 #
 # Options: --suite <name> (repeatable), --case <name> (repeatable), --build-only.
-# Env: DEBUG_SUITES (default: "ours-612 debug-612 mp-612s"), RUN_ID, BED_TIMEOUT_SCALE (case timeouts
-# are multiplied by it; default 3: the debug kernel under TCG is several times slower).
+# Env: DEBUG_SUITES (default: "ours-core-c612-s612 ours-debug-c612-s612 ours-mp-c612-s612"),
+# RUN_ID, BED_TIMEOUT_SCALE (case timeouts are multiplied by it; default 3: the debug kernel
+# under TCG is several times slower).
 # MAP_CYCLES (map-cycles; default 30 here).
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -31,7 +32,7 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
-[ ${#suites[@]} -eq 0 ] && read -r -a suites <<< "${DEBUG_SUITES:-ours-612 debug-612 mp-612s}"
+[ ${#suites[@]} -eq 0 ] && read -r -a suites <<< "${DEBUG_SUITES:-ours-core-c612-s612 ours-debug-c612-s612 ours-mp-c612-s612}"
 export RUN_ID=${RUN_ID:-$(date +%Y%m%d-%H%M%S)-check-debug}
 logs=$top/results/$RUN_ID/check-debug; mkdir -p "$logs"
 pass=0; failed=0; failures=()

@@ -10,8 +10,8 @@
 CASE_TIMEOUT=600
 # The opens that cannot succeed must fail in bounded time; the module logs how long each
 # took ("open to <addr> port <p> failed with <err> after <ms> ms"). Measured on this bed
-# (ours-61, 2026-12-06): refused (no server on port 1299) 88 ms; no host at 198.18.0.9
-# 30144 ms (the connect's address resolution times out after 30 s). Bounds: 3 s for the
+# (ours-core-c61-s61, 2026-12-06): refused (no server on port 1299) 88 ms; no host at
+# 198.18.0.9: 30144 ms (the connect's address resolution times out after 30 s). Bounds: 3 s for the
 # refusal (a TCG stall of a few seconds fits; a retry with its 1 s backoff or any
 # timeout-driven failure does not) and 40 s for the unanswered address (30 s + 10 s for
 # TCG), times BED_TIMEOUT_SCALE (3 on the sanitizer kernel).

@@ -14,7 +14,7 @@
 #    them (none failed over, held or refused: nothing fails here).
 # Enabling a tracepoint patches kernel text, which multi-threaded TCG does not survive
 # (tests/README.md, Known issues): the case refuses to run unless the client VM runs on one
-# host thread (suite trace-612: BED_TCG_THREAD=single).
+# host thread (suite ours-trace-c612-s612: BED_TCG_THREAD=single).
 # shellcheck disable=SC2034 # read by tests/vm/run-suite.sh
 CASE_TIMEOUT=600
 S=bed-trace
@@ -22,7 +22,7 @@ S=bed-trace
 run() {
 	local dev out chk tr
 	grep -q 'thread=single' "$BED_DIR/client/qemu.cmd" ||
-		fail "the client VM runs multi-threaded TCG: enabling tracepoints may crash it (run the suite trace-612, BED_TCG_THREAD=single)"
+		fail "the client VM runs multi-threaded TCG: enabling tracepoints may crash it (run the suite ours-trace-c612-s612, BED_TCG_THREAD=single)"
 	chk=$BED_CASE_DIR/trace-check.py
 	tr=$BED_CASE_DIR/trace.txt
 	cat > "$chk" <<'EOF'

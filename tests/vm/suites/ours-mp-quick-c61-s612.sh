@@ -1,7 +1,7 @@
 # Suite: multipath on OUR 6.1 rtrs-client under upstream rnbd-client, against the upstream
 # 6.12 server: path policies, add/remove under I/O, and cable pulls under fio verify. In make
-# check with 4 pulls and these two cases, for make check's time; mp-612s runs the whole set
-# with the 10 pulls of issue 4 on the 6.12 client. `CASES="sysfs-compare sysfs-badinput
+# check with 4 pulls and these two cases, for make check's time; ours-mp-c612-s612 runs the
+# whole set with the 10 pulls of issue 4 on the 6.12 client. `CASES="sysfs-compare sysfs-badinput
 # mp-paths mp-failover mp-all-down mp-server-restart" MP_CUTS=10` runs the whole set here
 # (passed 2026-12-03, results/s4-la57off-61c). The peer is the 6.12 server because the 6.1
 # server's rdma_rxe leaks QP references under cable pulls (tests/README.md, Known issues).

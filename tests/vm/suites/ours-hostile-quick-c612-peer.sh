@@ -6,8 +6,8 @@
 # the W_INV rule), an absurd queue depth and header size (item 7), queue depth 1 (it hung
 # rnbd's map), an info response of the wrong type and one that covers too few chunks, a
 # disconnect instead of the info response (it waited 30 s), a heartbeat flood (it filled the
-# send queue: path failed, a drain WARNING). The
-# whole tables on both client kernels: `make check-hostile` (hostile-612, hostile-61).
+# send queue: path failed, a drain WARNING). The whole tables on both client kernels:
+# `make check-hostile` (ours-hostile-c612-peer, ours-hostile-c61-peer).
 # shellcheck disable=SC2034 # every variable here is read by tests/vm/run-suite.sh
 SERVER_SERIES=6.12
 CLIENT_SERIES=6.12
