@@ -215,43 +215,46 @@ static int rtrs_req_check_len(struct rtrs_req *req)
 	return 0;
 }
 
-/**
- * rtrs_req_post() - send a filled request slot to the server
- * @req: the slot; user message in @req->hdr, data in @req->sgl
- * @con: the connection to use
- *
- * Context: any; does not sleep. Called under rcu_read_lock() with the path
- * CONNECTED, so the teardown waits for the post to finish.
- * The limits are those of this path, which may be smaller than the ones
- * the request was made for: a request failed over from another path, or
- * one made before this path reconnected to a server with smaller chunks.
- *
- * Return: 0 once posted (the request may even be complete already);
- * -EMSGSIZE if the request does not fit this path's chunks; -EINVAL if the
- * data does not map or its length does not match @req->data_len; -ENOMEM
- * or another error of the DMA mapping or of ib_post_send(). On error the
- * slot is idle again and the user's request untouched.
+/*
+ * What the map step of a post hands to its send step: the data and header
+ * SGEs are in the slot (req->sge), the rest is here
  */
-int rtrs_req_post(struct rtrs_req *req, struct rtrs_con *con)
+struct rtrs_req_mapping {
+	struct ib_reg_wr	reg;	/* IB_WR_REG_MR if the data needs the MR */
+	struct rtrs_frwr_saved	saved;	/* the MR before the post changed it */
+	u64			raddr;	/* where the write lands in the chunk */
+	u32			num_sge;
+	u32			imm;
+};
+
+/**
+ * rtrs_req_map() - the map step of a post: data, MR and wire header
+ * @req: the slot; user message in @req->hdr, data in @req->sgl, on its
+ *	connection already (@req->con)
+ * @m: filled for rtrs_req_send()
+ *
+ * DMA-maps the data, checks its length, describes it by local SGEs or
+ * registers it in the slot's MR (the REG_MR work request is left in @m for
+ * the send step to chain), writes the rtrs header after the user message
+ * and adds the SGE of both. Nothing is posted yet.
+ *
+ * Context: any; does not sleep.
+ * Return: 0 with @req mapped; -EINVAL if the data does not map or its
+ * length does not match @req->data_len; -ENOMEM or another error of the
+ * DMA mapping or of the immediate. On error nothing is left mapped and the
+ * MR is as it was.
+ */
+static int rtrs_req_map(struct rtrs_req *req, struct rtrs_req_mapping *m)
 {
 	struct rtrs_path *path = req->path;
 	struct ib_device *dev = path->ib_dev;
-	struct rtrs_rbuf *rbuf = &path->rbufs[req->permit->mem_id];
-	struct ib_send_wr stale_inv, *first;
-	const struct ib_send_wr *bad;
-	struct ib_rdma_wr wr = {};
-	struct ib_reg_wr reg;
-	struct rtrs_frwr_saved saved;
-	u32 num_sge = 0, hdr_len, offset, imm;
-	u64 raddr = rbuf->addr;
-	int err, answered;
+	u32 hdr_len, offset;
+	int err;
 
-	if (req->data_len > path->max_io ||
-	    req->usr_len + rtrs_req_hdr_len(req) > path->hdr_size)
-		return -EMSGSIZE;
-	req->con = con;
-	reg.wr.opcode = IB_WR_SEND;	/* no registration (yet) */
-	rtrs_frwr_save(req, &saved);
+	m->num_sge = 0;
+	m->raddr = path->rbufs[req->permit->mem_id].addr;
+	m->reg.wr.opcode = IB_WR_SEND;	/* no registration (yet) */
+	rtrs_frwr_save(req, &m->saved);
 	if (req->sg_cnt) {
 		req->nents = ib_dma_map_sg(dev, req->sgl, req->sg_cnt,
 					   req->dir == READ ? DMA_FROM_DEVICE :
@@ -269,7 +272,7 @@ int rtrs_req_post(struct rtrs_req *req, struct rtrs_con *con)
 
 	req->need_inval = false;
 	if (req->dir == WRITE) {
-		err = rtrs_req_write_data(req, &reg, &num_sge);
+		err = rtrs_req_write_data(req, &m->reg, &m->num_sge);
 		if (err)
 			goto unmap;
 		hdr_len = rtrs_write_msg_init(req->hdr + req->usr_len,
@@ -281,8 +284,8 @@ int rtrs_req_post(struct rtrs_req *req, struct rtrs_con *con)
 
 		req->need_inval = req->nents && READ_ONCE(remote_invalidate);
 		if (req->nents) {
-			err = rtrs_frwr_map(req, &reg, IB_ACCESS_LOCAL_WRITE |
-						       IB_ACCESS_REMOTE_WRITE);
+			err = rtrs_frwr_map(req, &m->reg, IB_ACCESS_LOCAL_WRITE |
+							  IB_ACCESS_REMOTE_WRITE);
 			if (err)
 				goto unmap;
 			addr = req->mr->iova;
@@ -292,29 +295,64 @@ int rtrs_req_post(struct rtrs_req *req, struct rtrs_con *con)
 					     req->usr_len, addr, key,
 					     req->data_len, req->need_inval);
 		offset = req->data_len + req->usr_len;
-		raddr += req->data_len;
+		m->raddr += req->data_len;
 	}
-	err = rtrs_io_req_imm(req->permit->mem_id, offset, &path->params, &imm);
+	err = rtrs_io_req_imm(req->permit->mem_id, offset, &path->params,
+			      &m->imm);
 	if (err)
 		goto unmap_mr;
 
-	req->sge[num_sge].addr = req->hdr_dma;
-	req->sge[num_sge].length = req->usr_len + hdr_len;
-	req->sge[num_sge].lkey = path->pd->local_dma_lkey;
-	num_sge++;
+	req->sge[m->num_sge].addr = req->hdr_dma;
+	req->sge[m->num_sge].length = req->usr_len + hdr_len;
+	req->sge[m->num_sge].lkey = path->pd->local_dma_lkey;
+	m->num_sge++;
 	ib_dma_sync_single_for_device(dev, req->hdr_dma, req->usr_len + hdr_len,
 				      DMA_TO_DEVICE);
+	return 0;
+
+unmap_mr:
+	rtrs_frwr_restore(req, &m->saved, NULL, NULL);
+unmap:
+	rtrs_req_unmap(req);
+	return err;
+}
+
+/**
+ * rtrs_req_send() - the send step of a post: work requests on the wire
+ * @req: a slot rtrs_req_map() has mapped
+ * @m: what rtrs_req_map() prepared
+ *
+ * Builds the RDMA WRITE WITH IMMEDIATE into the server chunk, chains it
+ * behind the MR's work requests, marks the slot in flight and posts the
+ * chain on @req->con. A response that came while the post was under way
+ * is completed here.
+ *
+ * Context: any; does not sleep. Called under rcu_read_lock() with the path
+ * CONNECTED.
+ * Return: 0 once posted (the request may even be complete already); an
+ * error of ib_post_send(), after which the slot is idle and unmapped again
+ * and the MR is as it was before rtrs_req_map().
+ */
+static int rtrs_req_send(struct rtrs_req *req, struct rtrs_req_mapping *m)
+{
+	struct rtrs_path *path = req->path;
+	struct rtrs_con *con = req->con;
+	struct rtrs_rbuf *rbuf = &path->rbufs[req->permit->mem_id];
+	struct ib_send_wr stale_inv, *first;
+	const struct ib_send_wr *bad;
+	struct ib_rdma_wr wr = {};
+	int err, answered;
 
 	wr.wr.opcode = IB_WR_RDMA_WRITE_WITH_IMM;
 	wr.wr.wr_cqe = &req->io_cqe;
 	wr.wr.sg_list = req->sge;
-	wr.wr.num_sge = num_sge;
-	wr.wr.ex.imm_data = cpu_to_be32(imm);
-	wr.remote_addr = raddr;
+	wr.wr.num_sge = m->num_sge;
+	wr.wr.ex.imm_data = cpu_to_be32(m->imm);
+	wr.remote_addr = m->raddr;
 	wr.rkey = rbuf->rkey;
 
-	first = rtrs_frwr_chain(req, &saved, &stale_inv,
-				reg.wr.opcode == IB_WR_REG_MR ? &reg : NULL,
+	first = rtrs_frwr_chain(req, &m->saved, &stale_inv,
+				m->reg.wr.opcode == IB_WR_REG_MR ? &m->reg : NULL,
 				&wr.wr);
 
 	atomic_inc(&path->inflight);
@@ -339,18 +377,48 @@ int rtrs_req_post(struct rtrs_req *req, struct rtrs_con *con)
 			rtrs_path_error(path);
 		}
 		rtrs_req_idle(req);
-		rtrs_frwr_restore(req, &saved, first, bad);
-		goto unmap;
+		rtrs_frwr_restore(req, &m->saved, first, bad);
+		rtrs_req_unmap(req);
+		return err;
 	}
 	if (answered == RTRS_POST_ANSWERED)
 		rtrs_req_response(req, req->status, req->rsp_inv);
 	return 0;
+}
 
-unmap_mr:
-	rtrs_frwr_restore(req, &saved, NULL, NULL);
-unmap:
-	rtrs_req_unmap(req);
-	return err;
+/**
+ * rtrs_req_post() - send a filled request slot to the server
+ * @req: the slot; user message in @req->hdr, data in @req->sgl
+ * @con: the connection to use
+ *
+ * Maps the request (rtrs_req_map()), then posts it (rtrs_req_send()).
+ *
+ * Context: any; does not sleep. Called under rcu_read_lock() with the path
+ * CONNECTED, so the teardown waits for the post to finish.
+ * The limits are those of this path, which may be smaller than the ones
+ * the request was made for: a request failed over from another path, or
+ * one made before this path reconnected to a server with smaller chunks.
+ *
+ * Return: 0 once posted (the request may even be complete already);
+ * -EMSGSIZE if the request does not fit this path's chunks; -EINVAL if the
+ * data does not map or its length does not match @req->data_len; -ENOMEM
+ * or another error of the DMA mapping or of ib_post_send(). On error the
+ * slot is idle again and the user's request untouched.
+ */
+int rtrs_req_post(struct rtrs_req *req, struct rtrs_con *con)
+{
+	struct rtrs_req_mapping m;
+	int err;
+
+	if (req->data_len > req->path->max_io ||
+	    req->usr_len + rtrs_req_hdr_len(req) > req->path->hdr_size)
+		return -EMSGSIZE;
+	/* before the map: its trace events name the connection */
+	req->con = con;
+	err = rtrs_req_map(req, &m);
+	if (err)
+		return err;
+	return rtrs_req_send(req, &m);
 }
 
 /* A response immediate, with the rkey_rsp payload of a SEND if any */
