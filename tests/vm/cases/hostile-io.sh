@@ -13,11 +13,12 @@
 # and max_io_size 60 KiB, max_io_size 60 KiB alone, queue depth 256), on a path accepted
 # with NEW_RKEY_F: rkey messages naming another id, an idle id, id 65535, a wrong key;
 # no heartbeats (the idle path must go down by itself within HB_WAIT_S), a 3 s heartbeat
-# flood from the arming on (hb_flood). The oracle per mutation: the I/O returns
-# within HOSTILE_IO_S (stall, no_recv: or at the latest HOSTILE_RELEASE_S after the peer
-# is stopped); a read that reports success returns the pattern (no silent corruption);
-# every request the session accepted completed exactly once (debugfs requests at rest);
-# the device unmaps and the client stack unloads; no BUG/WARNING/Oops in either kernel log.
+# flood from the arming on (hb_flood; more oracles of its own below). The oracle per
+# mutation: the I/O returns within HOSTILE_IO_S (stall, no_recv: or at the latest
+# HOSTILE_RELEASE_S after the peer is stopped); a read that reports success returns the
+# pattern (no silent corruption); every request the session accepted completed exactly
+# once (debugfs requests at rest); the device unmaps and the client stack unloads; no
+# BUG/WARNING/Oops in either kernel log.
 # shellcheck disable=SC2034 # read by tests/vm/run-suite.sh
 CASE_TIMEOUT=3000
 HOSTILE_IO_MUTATIONS=${HOSTILE_IO_MUTATIONS:-"rsp_errno rsp_errno_134 rsp_errno_511 rsp_bad_id rsp_idle_id rsp_dup rsp_forge_next rsp_wrong_con imm_unknown imm_type15 inv_wrong inv_bad_key inv_stale inv_replay inv_missing rdma_overrun rdma_wrong_addr stall no_recv send_no_imm send_oversize reconnect_io_smaller reconnect_smaller reconnect_qd_bigger rkey_bad rkey_idle rkey_range rkey_wrong hb_silent hb_flood"}
@@ -30,7 +31,63 @@ HOSTILE_RELEASE_S=${HOSTILE_RELEASE_S:-210}
 HB_WAIT_S=${HB_WAIT_S:-75}
 # mutations after which the I/O may stay blocked until the server goes away
 HOSTILE_MAY_BLOCK=${HOSTILE_MAY_BLOCK:-"stall no_recv"}
+# hb_flood: what the peer can observe of the client's heartbeat acks is how many arrive
+# and whether the path survives. Our client keeps at most one ack in flight (signalled) on
+# connection 0 and lets it answer every heartbeat that comes meanwhile, so its send queue
+# cannot fill, and while heartbeats arrive in the flood's chains of 16 faster than an ack
+# completes (a round trip to the peer and back), most heartbeats share one ack. The code
+# before 9ea49ab posted one ack per heartbeat received; then one of two things happens,
+# which one depends on timing: either the acks do not keep up, the send queue fills, the
+# post fails and the path goes down (state reconnecting at once, back only after ~30 s), or
+# they keep up and, RC delivering every heartbeat of a live path, the peer receives at
+# least one ack per flood heartbeat. So the row demands both: the path still connected
+# HB_SETTLE_S after the flood (the heartbeats queued at its end are answered by then) and
+# never re-established (the peer served one info request), and at most 1/HB_ACK_DIV acks
+# per flood heartbeat, in the peer's SUMMARY at its exit. Measured with the current code:
+# 26 acks for 3120 heartbeats (sanitizer kernel) and 175 for 57792, under 1 %; the bound
+# is 25 %, the old code's 100 % or more. HB_FLOOD_MIN: the flood must have happened
+# (measured 3120 to 57792 heartbeats in its 3 s; a third of the smallest).
+HB_SETTLE_S=${HB_SETTLE_S:-2}
+HB_ACK_DIV=${HB_ACK_DIV:-4}
+HB_FLOOD_MIN=${HB_FLOOD_MIN:-1000}
 . "$BED_REPO/tests/hostile/bed-hostile.sh"
+
+# hb_flood_after <n>: once the peer's flood is over and HB_SETTLE_S more, the path of
+# hn-io<n> must still be connected (a failure puts it into reconnecting at once)
+hb_flood_after() {
+	local out
+	# shellcheck disable=SC2016 # expanded in the guest
+	BED_TRACE=0 vm_run server 60 'wait_for 30 grep -q "flood over" /tmp/bed/hostile.log' >/dev/null 2>&1 ||
+		{ echo "FAIL: the peer's flood did not end"; return 0; }
+	bed_sleep "$HB_SETTLE_S" || { echo "FAIL: a VM died"; return 0; }
+	out=$(BED_TRACE=0 vm_run client 20 "path_states hn-io$1" 2>/dev/null)
+	if [ "$(echo "$out" | cut -d' ' -f2)" = connected ]; then
+		echo "path connected after the flood"
+	else
+		echo "FAIL: the path went down under the flood: $out"
+	fi
+}
+
+# _summary_num <summary text> <field>: the number after " <field>=" in the peer's SUMMARY
+_summary_num() { echo " $1" | grep -o " $2=[0-9]*" | head -n 1 | cut -d= -f2; }
+
+# hb_flood_counts: after hostile_stop, the peer's SUMMARY of an hb_flood row (see above)
+hb_flood_counts() {
+	local s f a r
+	s=$(hostile_log | grep -a 'SUMMARY' | tr '\n' ' ')
+	f=$(_summary_num "$s" hb_flood) a=$(_summary_num "$s" hb_acked) r=$(_summary_num "$s" info_reqs)
+	if [ -z "$f" ] || [ -z "$a" ] || [ -z "$r" ]; then
+		echo "FAIL: no SUMMARY from the peer"
+	elif [ "$r" != 1 ]; then
+		echo "FAIL: the path went down under the flood: the peer served $r info requests, 1 expected"
+	elif [ "$f" -lt "$HB_FLOOD_MIN" ]; then
+		echo "FAIL: no flood: $f heartbeats, at least $HB_FLOOD_MIN expected"
+	elif [ $((a * HB_ACK_DIV)) -gt "$f" ]; then
+		echo "FAIL: heartbeat acks not coalesced: $a acks for $f flood heartbeats (at most 1/$HB_ACK_DIV)"
+	else
+		echo "heartbeats: $a acks for $f flood heartbeats, one path"
+	fi
+}
 
 # io_one <mutation> <n>: prints "<verdict text>"; rc 125 if the client VM died
 io_one() {
@@ -68,6 +125,7 @@ io_one() {
 		*) res="FAIL: I/O blocked even after the server went away: $out" ;;
 		esac
 		case $out in *"DATA CORRUPT"*) res="FAIL: silent data corruption: $out" ;; esac
+		if [ "$m" = hb_flood ]; then res="$res; $(hb_flood_after "$n")"; fi
 	fi
 	# every request rnbd sent was completed exactly once (none lost, none twice)
 	if out=$(hostile_at_rest "hn-io$n"); then res="$res; requests: ${out#ok }"; else res="$res; FAIL: $out"; fi
@@ -88,6 +146,7 @@ run() {
 		hostile_start "$m" --arm-on-signal || { hostile_result "$m FAIL: the peer did not start"; break; }
 		res=$(io_one "$m" "$n") || { hostile_result "$m CRASH: client VM died: $(vm_dead_reason client)"; break; }
 		hostile_stop "$m" | grep -a 'MUTATE\|PROTOCOL\|WC_ERROR\|HEARTBEAT' | head -n 4
+		if [ "$m" = hb_flood ]; then res="$res; $(hb_flood_counts)"; fi
 		if ! out=$(client_unload 2>&1); then
 			res="$res; FAIL: client stack did not unload: $(echo "$out" | tail -n 2 | tr '\n' ' ')"
 		fi
