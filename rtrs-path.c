@@ -710,16 +710,19 @@ static void rtrs_path_err_work(struct work_struct *work)
  * the next. Runs in the reconnect work, or in the writer of a manual
  * reconnect: there the connect's allocations are the writer's, which is
  * what per-task fault injection (fail-nth) needs to reach them.
+ * max_reconnect_attempts limits only the attempts a path makes by itself:
+ * a manual reconnect is how a path that gave up (or never tries, at 0) is
+ * revived, so its own attempts are made whatever the count.
  * Return: 0 if the path is connected now, else why not.
  */
-static int rtrs_path_reconnect_attempt(struct rtrs_path *path)
+static int rtrs_path_reconnect_attempt(struct rtrs_path *path, bool manual)
 {
 	int max = READ_ONCE(path->clt->max_reconnect_attempts);
 	int err;
 
 	if (rtrs_path_state(path) != RTRS_PATH_RECONNECTING)
 		return -EBUSY;
-	if (max >= 0 && path->reconnect_attempts >= max) {
+	if (!manual && max >= 0 && path->reconnect_attempts >= max) {
 		rtrs_path_info(path, "giving up after %u reconnect attempts\n",
 			       path->reconnect_attempts);
 		rtrs_path_change_state(path, RTRS_PATH_CLOSING);
@@ -753,7 +756,7 @@ static void rtrs_path_reconnect_work(struct work_struct *work)
 					      struct rtrs_path,
 					      reconnect_dwork);
 
-	rtrs_path_reconnect_attempt(path);
+	rtrs_path_reconnect_attempt(path, false);
 }
 
 /**
@@ -763,8 +766,10 @@ static void rtrs_path_reconnect_work(struct work_struct *work)
  * A path already recovering from a failure (RECONNECTING) makes its next
  * attempt now instead of at its scheduled time, as upstream does. Unlike
  * upstream, an attempt the server rejects because it still holds the old
- * instance of the path is repeated (see RTRS_RECONNECT_BACKOFF_MS). The
- * attempts run in the caller's context.
+ * instance of the path is repeated (see RTRS_RECONNECT_BACKOFF_MS), and
+ * max_reconnect_attempts does not stop it (upstream's refuses at 0, so a
+ * path of a session at 0 could never be revived). The attempts run in the
+ * caller's context.
  *
  * Context: process, sleeps for the whole connect.
  * Return: 0 if connected afterwards, -ENOTCONN if not, -EBUSY if the path
@@ -791,7 +796,7 @@ int rtrs_path_reconnect_now(struct rtrs_path *path)
 	for (;;) {
 		/* a scheduled attempt is the one made now */
 		cancel_delayed_work_sync(&path->reconnect_dwork);
-		err = rtrs_path_reconnect_attempt(path);
+		err = rtrs_path_reconnect_attempt(path, true);
 		if (err != -ECONNRESET || time_after(jiffies, deadline))
 			break;
 		msleep(RTRS_RECONNECT_BACKOFF_MS);
