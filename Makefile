@@ -13,6 +13,8 @@
 #                             ours-mp-c612-s61)
 #   make check-debug          VM suites on a KASAN/lockdep/kmemleak kernel (tests/debug/)
 #   make check-hostile        the hostile peer's whole mutation tables, client 6.12 and 6.1
+#   make check-outage         the outage cases (hold, server restart, all paths down) on the
+#                             6.1 client; make check runs them on 6.12 (~9 min)
 #   make check-mutants        each tests/mutants/*.patch (one feature broken) must fail its test:
 #                             KILLED/SURVIVED/ERROR per mutant (tests/mutants/run.sh; host ones
 #                             0.5-1.5 min, each VM one a suite run). MUTANTS="--host-only" or names
@@ -29,7 +31,7 @@ SRCS := $(wildcard *.c *.h)
 # Everything checkpatch reads: our C sources and headers.
 LINT_FILES := $(SRCS) $(wildcard include/*.h tests/unit/*.c tests/unit/*.h tests/kmod/*.c)
 
-.PHONY: all module install install-tools lint unit check check-verbose check-mp check-hostile check-mutants check-debug demo bench soak setup clean
+.PHONY: all module install install-tools lint unit check check-verbose check-mp check-hostile check-outage check-mutants check-debug demo bench soak setup clean
 
 all: module
 
@@ -68,6 +70,10 @@ check-verbose:
 # cable pulls (tests/README.md, Known issues).
 check-mp:
 	CHECK_SUITES="ours-mp-c61-s61 ours-mp-c612-s61" tests/check.sh
+
+# the outage cases on the 6.1 client (issue 21); make check runs them on 6.12
+check-outage:
+	CHECK_SUITES="ours-outage-c61-s612" tests/check.sh
 
 # the whole hostile-peer tables (tests/hostile/, issue 19); make check runs
 # ours-hostile-quick-c612-peer

@@ -4,4 +4,4 @@
 SERVER_SERIES=6.1
 CLIENT_SERIES=6.1
 CLIENT_STACK=ours
-CASES="ours-load rnbd-data fio-verify rnbd-poll api-bad-input coexist"
+CASES="ours-load rnbd-data fio-verify rnbd-poll rnbd-workloads api-bad-input coexist"

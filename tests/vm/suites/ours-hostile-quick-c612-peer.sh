@@ -15,4 +15,4 @@ CLIENT_STACK=ours
 export HOSTILE_CONN_MUTATIONS=${HOSTILE_CONN_MUTATIONS:-"rej_errno_m30000 rej_errno_m529 acc_errno_m30000 acc_qd_huge acc_hdr_huge acc_qd1"}
 export HOSTILE_INFO_MUTATIONS=${HOSTILE_INFO_MUTATIONS:-"info_type info_len_short dreq_handshake"}
 export HOSTILE_IO_MUTATIONS=${HOSTILE_IO_MUTATIONS:-"rsp_dup rsp_forge_next inv_stale inv_replay rsp_errno_511 hb_flood"}
-CASES="hostile-basic hostile-inval hostile-info hostile-io hostile-conn"
+CASES="hostile-basic hostile-inval hostile-info hostile-io sysfs-open-race hostile-conn"
