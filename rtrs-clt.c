@@ -55,29 +55,47 @@ static void rtrs_clt_free_permits(struct rtrs_clt_sess *clt)
 	clt->permits = NULL;
 }
 
+/*
+ * Sleeps on our own queue, woken by every put: sbitmap_queue wakes its
+ * waiters only once per batch of returned tags, and the one permit kept for
+ * control messages comes back alone (see rtrs_clt_take_io_permit()).
+ */
 static int rtrs_clt_wait_permit(struct rtrs_clt_sess *clt, unsigned int *cpu)
 {
-	struct sbitmap_queue *sbq = &clt->permits_map;
-	struct sbq_wait_state *ws;
-	DEFINE_SBQ_WAIT(wait);
 	int tag;
 
-	ws = sbq_wait_ptr(sbq, &clt->permits_wait_index);
-	for (;;) {
-		sbitmap_prepare_to_wait(sbq, ws, &wait, TASK_UNINTERRUPTIBLE);
-		tag = sbitmap_queue_get(sbq, cpu);
-		if (tag >= 0)
-			break;
-		io_schedule();
-	}
-	sbitmap_finish_wait(sbq, ws, &wait);
+	io_wait_event(clt->permit_wq,
+		      (tag = sbitmap_queue_get(&clt->permits_map, cpu)) >= 0);
 	return tag;
+}
+
+/*
+ * I/O may hold every permit but one. A request held through an outage keeps
+ * its permit until it is re-issued, and it is re-issued only after the
+ * control messages the user sends from its RECONNECTED event are answered
+ * (rnbd takes their permits with WAIT, inside that event): without a permit
+ * kept for them, a hold that filled the queue depth would wait forever at
+ * the reconnect. RTRS_MIN_QUEUE_DEPTH (2) leaves I/O at least one.
+ */
+static bool rtrs_clt_take_io_permit(struct rtrs_clt_sess *clt)
+{
+	return atomic_add_unless(&clt->io_permits_used, 1,
+				 clt->queue_depth - 1);
+}
+
+/* Wakes whoever waits with RTRS_PERMIT_WAIT: a permit or an I/O share is back */
+static void rtrs_clt_permit_returned(struct rtrs_clt_sess *clt)
+{
+	if (wq_has_sleeper(&clt->permit_wq))
+		wake_up(&clt->permit_wq);
 }
 
 /**
  * rtrs_clt_get_permit() - take a permit (a server chunk) for one request
  * @clt: the session
- * @con_type: %RTRS_ADMIN_CON for control messages, %RTRS_IO_CON for I/O
+ * @con_type: %RTRS_ADMIN_CON for control messages, %RTRS_IO_CON for I/O;
+ *	I/O gets at most queue_depth - 1 permits at a time, the last one is
+ *	kept for control messages (see rtrs_clt_take_io_permit())
  * @can_wait: %RTRS_PERMIT_WAIT sleeps until a permit is returned,
  *	%RTRS_PERMIT_NOWAIT returns NULL at once
  *
@@ -88,14 +106,25 @@ struct rtrs_permit *rtrs_clt_get_permit(struct rtrs_clt_sess *clt,
 					enum rtrs_clt_con_type con_type,
 					enum wait_type can_wait)
 {
+	bool io = con_type == RTRS_IO_CON;
 	struct rtrs_permit *permit;
 	unsigned int cpu;
 	int tag;
 
-	tag = sbitmap_queue_get(&clt->permits_map, &cpu);
-	if (tag < 0) {
+	if (io && !rtrs_clt_take_io_permit(clt)) {
 		if (can_wait != RTRS_PERMIT_WAIT)
 			return NULL;
+		io_wait_event(clt->permit_wq, rtrs_clt_take_io_permit(clt));
+	}
+	tag = sbitmap_queue_get(&clt->permits_map, &cpu);
+	if (tag < 0) {
+		if (can_wait != RTRS_PERMIT_WAIT) {
+			if (io) {
+				atomic_dec(&clt->io_permits_used);
+				rtrs_clt_permit_returned(clt);
+			}
+			return NULL;
+		}
 		tag = rtrs_clt_wait_permit(clt, &cpu);
 	}
 	permit = rtrs_permit_at(clt, tag);
@@ -118,6 +147,9 @@ void rtrs_clt_put_permit(struct rtrs_clt_sess *clt, struct rtrs_permit *permit)
 	if (WARN_ON(!sbitmap_test_bit(&clt->permits_map.sb, permit->mem_id)))
 		return;
 	sbitmap_queue_clear(&clt->permits_map, permit->mem_id, permit->cpu_id);
+	if (permit->con_type == RTRS_IO_CON)
+		atomic_dec(&clt->io_permits_used);
+	rtrs_clt_permit_returned(clt);
 	if (atomic_dec_and_test(&clt->permits_used))
 		wake_up_all(&clt->permits_wq);
 }
@@ -1045,6 +1077,7 @@ static struct rtrs_clt_sess *rtrs_clt_alloc(struct rtrs_clt_ops *ops,
 	mutex_init(&clt->link_mutex);
 	mutex_init(&clt->limits_mutex);
 	init_waitqueue_head(&clt->permits_wq);
+	init_waitqueue_head(&clt->permit_wq);
 	clt->io_hold_sec = READ_ONCE(io_hold_sec);
 	spin_lock_init(&clt->held_lock);
 	INIT_LIST_HEAD(&clt->held);

@@ -468,7 +468,9 @@ struct rtrs_poll_hint {
  * @permits_map: which permits are lent out
  * @permits_wq: rtrs_clt_close() waits here for permits to come back
  * @permits_used: permits lent out
- * @permits_wait_index: sbitmap wait queue rotor
+ * @io_permits_used: permits lent out for I/O (%RTRS_IO_CON), at most
+ *	@queue_depth - 1
+ * @permit_wq: rtrs_clt_get_permit() with %RTRS_PERMIT_WAIT waits here
  * @limits_mutex: serialises merging the limits of connecting paths
  * @link_mutex: serialises link events
  * @paths_up: connected paths, for the link events
@@ -520,7 +522,8 @@ struct rtrs_clt_sess {
 	struct sbitmap_queue	permits_map;
 	wait_queue_head_t	permits_wq;
 	atomic_t		permits_used;
-	atomic_t		permits_wait_index;
+	atomic_t		io_permits_used;
+	wait_queue_head_t	permit_wq;
 	struct mutex		limits_mutex; /* queue_depth, max_* */
 	struct mutex		link_mutex; /* orders link events */
 	int			paths_up;

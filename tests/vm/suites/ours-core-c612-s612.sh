@@ -4,4 +4,4 @@
 SERVER_SERIES=6.12
 CLIENT_SERIES=6.12
 CLIENT_STACK=ours
-CASES="ours-load rnbd-data fio-verify rnbd-poll rnbd-workloads api-bad-input fio-ipv6 coexist map-cycles status-tool outage-hold outage-restart silent-loss"
+CASES="ours-load rnbd-data fio-verify rnbd-poll rnbd-workloads api-bad-input fio-ipv6 coexist map-cycles status-tool outage-hold outage-restart rnbd-contention silent-loss"

@@ -1,7 +1,8 @@
 # Suite: outages on OUR 6.1 rtrs-client under upstream rnbd-client, against the upstream 6.12
 # server (issue 21: hold I/O while no path is up): a single-path cable pull ridden out,
 # expired and abandoned (outage-hold), a server restart within and beyond the hold
-# (outage-restart), both paths pulled and one restored within the hold (mp-all-down-hold).
+# (outage-restart), both paths pulled and one restored within the hold (mp-all-down-hold),
+# and max_reconnect_attempts 0, N, -1 with sysfs used during the outage (reconnect-attempts).
 # make check runs these on the 6.12 client (ours-core-c612-s612, ours-mp-c612-s612); this
 # suite is the 6.1 client's run, `make check-outage`. The peer is the 6.12 server because the
 # 6.1 server's rdma_rxe leaks QP references under cable pulls (tests/README.md, Known issues).
@@ -9,4 +10,4 @@
 SERVER_SERIES=6.12
 CLIENT_SERIES=6.1
 CLIENT_STACK=ours
-CASES="outage-hold outage-restart mp-all-down-hold"
+CASES="outage-hold outage-restart mp-all-down-hold reconnect-attempts"
