@@ -17,16 +17,9 @@ CASE_TIMEOUT=1500
 OUT_PULL_S=${OUT_PULL_S:-40}
 OUT_SLACK_S=${OUT_SLACK_S:-5}
 OUT_ABANDON_S=${OUT_ABANDON_S:-20}
-# what the block layer and rnbd log for a failed request: "I/O error" (BLK_STS_IOERR),
-# "timeout error" (-ETIMEDOUT, what an expired hold returns), rnbd's "I/O failed", and
-# the filesystem's own reports
-OUT_ERR_RE='I/O error|timeout error|I/O failed|Buffer I/O|EXT4-fs error'
 S=/sys/class/rtrs-client/bed-oh
+. "$BED_REPO/tests/vm/lib/hold.sh"
 
-# out_since_marker: the client's kernel log since this case's marker
-out_log() { vm_run client 30 "dmesg | sed -n '/rtrs-bed: BEGIN/h; /rtrs-bed: BEGIN/!H; \${x;p}'"; }
-# out_ts <log> <regex>: kernel timestamp (s) of the last line matching
-out_ts() { echo "$1" | grep -E "$2" | tail -n 1 | sed -n 's/^\[ *\([0-9.]*\)\].*/\1/p'; }
 out_pull() {
 	link_set link0 off || fail "link_set off failed"
 	bed_sleep "$OUT_PULL_S" || fail "a VM died during the pull"
@@ -37,7 +30,7 @@ out_wait_up() {
 }
 
 run() {
-	local d0 d1 log t_hold t_err t_exp t0 out
+	local d0 d1 log t0 out
 	step "load our client (default io_hold_sec); map /dev/nullb0 and /dev/nullb1 on one session"
 	client_load || fail "client stack did not load"
 	d0=$(vm_run client 180 rnbd_map bed-oh /dev/nullb0 path=ip:198.18.0.1) || fail "map nullb0 failed: $d0"
@@ -63,8 +56,8 @@ run() {
 		echo \"files written: \$(wc -l < /tmp/ohfs.sums)\"
 		umount /tmp/ohm; e2fsck -fn $d1; mount $d1 /tmp/ohm; md5sum -c --quiet /tmp/ohfs.sums; umount /tmp/ohm" ||
 		fail "ride: the filesystem saw an error, or its files differ after remount/fsck"
-	log=$(out_log)
-	echo "$log" | grep -E "$OUT_ERR_RE" && fail "ride: I/O errors in the kernel log"
+	log=$(hold_log)
+	echo "$log" | grep -E "$HOLD_ERR_RE" && fail "ride: I/O errors in the kernel log"
 	echo "$log" | grep -q 'no path connected: holding I/O' || fail "ride: no 'holding I/O' line in the log"
 	echo "$log" | grep -q 'reconnected: re-issuing' || fail "ride: the hold did not end by a reconnect"
 	# new I/O is kept too: rnbd never had a request refused (it logs each refusal, ~2 a
@@ -82,18 +75,7 @@ run() {
 	vm_run client 30 ". \"\$BED_REPO/tests/vm/guest/mp.sh\"; mp_fio_start $d0 ohx 16m 0" || fail "fio start failed"
 	vm_run client 150 ". \"\$BED_REPO/tests/vm/guest/mp.sh\"; wait_for 120 mp_fio_progress ohx 0 1" || fail "fio did not run before the pull"
 	out_pull
-	log=$(out_log)
-	t_hold=$(out_ts "$log" 'no path connected: holding I/O')
-	t_exp=$(out_ts "$log" 'hold expired')
-	# the first error at or after this hold's start (none may come before it expires)
-	t_err=$(echo "$log" | grep -E "$OUT_ERR_RE" | sed -n 's/^\[ *\([0-9.]*\)\].*/\1/p' |
-		awk -v h="${t_hold:-0}" '$1 >= h { print; exit }')
-	note "hold began at ${t_hold:-?} s, expired at ${t_exp:-?} s, first I/O error at ${t_err:-none} s (guest clock)"
-	if [ -z "$t_hold" ] || [ -z "$t_exp" ] || [ -z "$t_err" ]; then
-		fail "expire: hold start, expiry or an I/O error missing from the log"
-	fi
-	awk -v h="$t_hold" -v e="$t_err" -v s="$OUT_SLACK_S" 'BEGIN { exit !(e >= h + 10 - 0.5 && e <= h + 10 + s) }' ||
-		fail "expire: first I/O error $t_err s not within [hold + 10 s, hold + 10 + $OUT_SLACK_S s] (hold $t_hold s)"
+	hold_check_expiry expire 10 "$OUT_SLACK_S"
 	out_wait_up expire
 	vm_run client 320 ". \"\$BED_REPO/tests/vm/guest/mp.sh\"; mp_fio_stop ohx 300 || true" >/dev/null
 	vm_run client 200 "set -e; wait_for 120 dd if=$d1 of=/dev/null bs=4k count=1 iflag=direct status=none

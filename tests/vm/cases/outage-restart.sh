@@ -14,16 +14,11 @@ CASE_TIMEOUT=1200
 ORS_WITHIN_S=${ORS_WITHIN_S:-20}
 ORS_BEYOND_S=${ORS_BEYOND_S:-30}
 ORS_SLACK_S=${ORS_SLACK_S:-5}
-# what the block layer and rnbd log for a failed request (outage-hold.sh has the reasons)
-ORS_ERR_RE='I/O error|timeout error|I/O failed|Buffer I/O|EXT4-fs error'
 S=/sys/class/rtrs-client/bed-ors
+. "$BED_REPO/tests/vm/lib/hold.sh"
 # shellcheck disable=SC2016 # expanded by the guest's shell, where BED_REPO is set
 MP='. "$BED_REPO/tests/vm/guest/mp.sh";'
 
-# ors_log: the client's kernel log since this case's marker
-ors_log() { vm_run client 30 "dmesg | sed -n '/rtrs-bed: BEGIN/h; /rtrs-bed: BEGIN/!H; \${x;p}'"; }
-# ors_ts <log> <regex>: kernel timestamp (s) of the last line matching
-ors_ts() { echo "$1" | grep -E "$2" | tail -n 1 | sed -n 's/^\[ *\([0-9.]*\)\].*/\1/p'; }
 # ors_restart <seconds away>: unload the server stack, wait, load it again
 ors_restart() {
 	vm_run server $(($1 + 200)) "bed_server_down && sleep $1 && bed_server_up" || fail "server restart failed"
@@ -33,7 +28,7 @@ ors_wait_up() {
 }
 
 run() {
-	local d0 log t_hold t_err t_exp out
+	local d0 log out
 	step "load our client; map /dev/nullb0 over link0; io_hold_sec=120"
 	client_load || fail "client stack did not load"
 	d0=$(vm_run client 180 rnbd_map bed-ors /dev/nullb0 path=ip:198.18.0.1) || fail "map nullb0 failed: $d0"
@@ -48,8 +43,8 @@ run() {
 		fail "within: fio did not finish a round after the restart"
 	out=$(vm_run client 320 "$MP mp_fio_stop orw 300") || fail "within: fio failed: $out"
 	echo "$out"
-	log=$(ors_log)
-	echo "$log" | grep -E "$ORS_ERR_RE" && fail "within: I/O errors in the kernel log"
+	log=$(hold_log)
+	echo "$log" | grep -E "$HOLD_ERR_RE" && fail "within: I/O errors in the kernel log"
 	echo "$log" | grep -q 'no path connected: holding I/O' || fail "within: no 'holding I/O' line in the log"
 	echo "$log" | grep -q 'reconnected: re-issuing' || fail "within: the hold did not end by a reconnect"
 	if echo "$log" | grep -qE 'failed to transfer IO'; then
@@ -65,18 +60,8 @@ run() {
 	vm_run client 30 "$MP mp_fio_start $d0 orx 16m 0" || fail "fio start failed"
 	vm_run client 150 "$MP wait_for 120 mp_fio_progress orx 0 1" || fail "fio did not run before the restart"
 	ors_restart "$ORS_BEYOND_S"
-	log=$(ors_log)
 	# this hold is the second one of the case: the last start line is its own
-	t_hold=$(ors_ts "$log" 'no path connected: holding I/O')
-	t_exp=$(ors_ts "$log" 'hold expired')
-	t_err=$(echo "$log" | grep -E "$ORS_ERR_RE" | sed -n 's/^\[ *\([0-9.]*\)\].*/\1/p' |
-		awk -v h="${t_hold:-0}" '$1 >= h { print; exit }')
-	note "hold began at ${t_hold:-?} s, expired at ${t_exp:-?} s, first I/O error at ${t_err:-none} s (guest clock)"
-	if [ -z "$t_hold" ] || [ -z "$t_exp" ] || [ -z "$t_err" ]; then
-		fail "beyond: hold start, expiry or an I/O error missing from the log"
-	fi
-	awk -v h="$t_hold" -v e="$t_err" -v s="$ORS_SLACK_S" 'BEGIN { exit !(e >= h + 10 - 0.5 && e <= h + 10 + s) }' ||
-		fail "beyond: first I/O error $t_err s not within [hold + 10 s, hold + 10 + $ORS_SLACK_S s] (hold $t_hold s)"
+	hold_check_expiry beyond 10 "$ORS_SLACK_S"
 	ors_wait_up beyond
 	# fio failed with the expiry: its loop may still be starting rounds, stop it either way
 	vm_run client 320 "$MP mp_fio_stop orx 300 || true" >/dev/null
