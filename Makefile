@@ -20,6 +20,8 @@
 #                             0.5-1.5 min, each VM one a suite run). MUTANTS="--host-only" or names
 #   make demo                 two VMs: upstream server, our client, rnbd data check
 #   make bench                ours vs upstream rtrs vs nvme-rdma in the VM bed (bench/run.sh)
+#   make bench-insn           instructions per I/O (bench/insn/): ours, upstream, nvme-rdma,
+#                             2 rounds of 10 s cells, always_invalidate=Y (~15 min)
 #   make soak                 50 cable pulls under fio verify (mp-failover, MP_CUTS=50)
 
 KVER ?= $(shell uname -r)
@@ -92,6 +94,12 @@ demo:
 
 bench:
 	bench/run.sh
+
+# Two rounds so their per-bucket counts can be compared (bench/insn/README.md)
+.PHONY: bench-insn
+bench-insn:
+	BENCH_INSN=1 BENCH_CONTENDERS="ours upstream nvme" BENCH_AI=Y BENCH_ROUNDS=2 BENCH_RUNTIME=10 \
+		BENCH_CELLS="randread-4k-qd1 randread-4k-qd32 randwrite-4k-qd1 read-128k-qd8" bench/run.sh
 
 # SOAK_SUITE=ours-mp-quick-c61-s612 for the 6.1 client; both against the 6.12 server
 # (tests/README.md)

@@ -13,6 +13,23 @@ stat_snap() {
 		END { for (i = 3; i < n; i += 2) if (w[i + 1] ~ /^[0-9]+$/) print "rxe", w[i], w[i + 1] }'
 }
 
+# ---- instruction meter (BENCH_INSN=1; bench/insn/README.md) ----
+# run.sh sets BENCH_INSN_DIR (where insn-mark was built) in the commands it sends; unset,
+# these do nothing.
+# insn start|stop <label>: mark a phase for the QEMU plugin.
+insn() {
+	[ -n "${BENCH_INSN_DIR:-}" ] || return 0
+	"$BENCH_INSN_DIR/insn-mark" "$@"
+}
+# insn_ranges BUCKET=MODULE[,MODULE...] ...: hand the plugin the text ranges of the loaded
+# modules (modules not loaded are skipped); prints the table.
+insn_ranges() {
+	[ -n "${BENCH_INSN_DIR:-}" ] || return 0
+	"$BED_REPO/bench/insn/ranges.sh" "$@" > /tmp/insn-ranges || return 1
+	"$BENCH_INSN_DIR/insn-mark" ranges /tmp/insn-ranges || return 1
+	cat /tmp/insn-ranges
+}
+
 # fio_cell <dev> <cell> <runtime_s> <out-prefix>: one cell of the matrix on <dev>, fio json in
 # <prefix>.json, this guest's counters before/after in <prefix>.pre / <prefix>.post.
 fio_cell() {
@@ -28,10 +45,12 @@ fio_cell() {
 	esac
 	mkdir -p "$(dirname "$p")"
 	stat_snap > "$p.pre"
+	insn start "${p##*/}"
 	fio --name="$cell" --filename="$dev" --rw=$rw --bs=$bs --iodepth=$qd --numjobs=1 \
 		--ioengine=libaio --direct=1 --size=512m --time_based --runtime="$rt" \
 		--percentile_list=50:99 --output-format=json --output="$p.json" > "$p.log" 2>&1
 	local rc=$?
+	insn stop "${p##*/}"
 	stat_snap > "$p.post"
 	[ $rc = 0 ] || { cat "$p.log" >&2; return $rc; }
 }

@@ -11,6 +11,8 @@ Raw files (tag = ai<Y|N>-r<round>-<contender>-<cell>):
     <tag>.fail              the cell failed (reason inside)
     ai<Y|N>-r<round>-perftest-<test>-<size>.client.txt   perftest client output
     meta.txt, kernel-problems.txt
+    insn.<vm>.log           BENCH_INSN=1: the insn-meter plugin's output of each VM
+                            ("insn-meter: phase=<tag> vcpu=all total=N user=N kernel=N <bucket>=N ...")
 """
 import glob
 import json
@@ -25,6 +27,14 @@ CONTENDERS = ["ours", "upstream", "nvme", "local"]
 NAMES = {"ours": "ours (rtrs-client + rnbd)", "upstream": "upstream rtrs + rnbd",
          "nvme": "nvme-rdma -> nvmet-rdma", "local": "local null_blk (server host)"}
 USER_HZ = 100  # /proc/stat jiffies per second (USER_HZ is 100 on x86)
+
+
+def fio_ios(path):
+    """I/Os of both directions of one fio json (the divisor of instructions per I/O)."""
+    with open(path) as f:
+        txt = f.read()
+    job = json.loads(txt[txt.index("{"):])["jobs"][0]
+    return job["read"]["total_ios"] + job["write"]["total_ios"]
 
 
 def fio_result(path):
@@ -216,6 +226,9 @@ def main_report(raw):
           f"{baseline(raw, 'server') * 100:.1f} %, client {baseline(raw, 'client') * 100:.1f} % (subtracted below)")
     else:
         p("- idle baseline not measured in this run: CPU per I/O includes the bed agent's polling")
+    if meta.get("insn") == "1":
+        p("- BENCH_INSN=1: both VMs ran with the insn-meter QEMU plugin (bench/insn/), so the IOPS, "
+          "latency and CPU numbers here are of instrumented guests; instructions per I/O at the end")
     p(f"- raw data (not committed): `{meta.get('artifacts')}`")
     p("")
     p("Same server host and the same memory-backed `/dev/nullb0` (null_blk, 1 GiB) for every "
@@ -302,8 +315,122 @@ def main_report(raw):
                 vals.append(f"{h} {fmt3(v, 2)}")
             p(f"| {t} | {size} | {'; '.join(vals)} | {len(ok)} |")
         p("")
+    insn_report(raw, p)
     profiles(raw, p)
     print("\n".join(out))
+
+
+# insn-meter buckets shown per side: (column, buckets summed); "stack" is the contender's
+# own (bench/run.sh names it after the contender on the client).
+INSN_CLIENT = [("total", ["total"]), ("client stack", ["ours", "upstream", "nvme"]), ("rnbd", ["rnbd"]),
+               ("rxe", ["rxe"]), ("ib_core", ["ib_core"]), ("cm", ["cm"]), ("kernel", ["kernel"]),
+               ("of which unclaimed", ["unclaimed"]), ("user", ["user"])]
+INSN_SERVER = [("total", ["total"]), ("rtrs", ["rtrs"]), ("rnbd", ["rnbd"]), ("nvmet", ["nvmet"]),
+               ("null_blk", ["nullb"]), ("rxe", ["rxe"]), ("ib_core", ["ib_core"]), ("cm", ["cm"]),
+               ("kernel", ["kernel"]), ("user", ["user"])]
+INSN_TOL = 2.0  # per cent: issue 23's goal for two rounds of one cell
+
+
+def insn_phases(path):
+    """{phase label: {bucket: instructions}} of all vCPUs, from one insn-meter log."""
+    ph = {}
+    try:
+        f = open(path, errors="replace")
+    except OSError:
+        return ph
+    with f:
+        for line in f:
+            m = re.match(r"insn-meter: phase=(\S+) vcpu=all (total=.*)", line)
+            if m:
+                ph[m.group(1)] = {k: int(v) for k, v in (w.split("=", 1) for w in m.group(2).split())}
+    return ph
+
+
+def spread(xs):
+    """(max - min) / min in per cent."""
+    return (max(xs) - min(xs)) / min(xs) * 100 if min(xs) > 0 else (0.0 if max(xs) == 0 else float("inf"))
+
+
+def insn_report(raw, p):
+    """BENCH_INSN=1: instructions per I/O per cell, contender and bucket, min-max over rounds."""
+    logs = {vm: insn_phases(f"{raw}/insn.{vm}.log") for vm in ("client", "server")}
+    if not logs["client"] and not logs["server"]:
+        return
+    pat = re.compile(r"^ai([YN])-r(\d+)-(ours|upstream|nvme)-(.+)\.client\.json$")
+    per = {}   # (ai, contender, cell) -> [(round, {vm: {column: per-I/O}})]
+    for path in sorted(glob.glob(f"{raw}/*.client.json")):
+        m = pat.match(os.path.basename(path))
+        if not m:
+            continue
+        ai, rnd, c, cell = m.groups()
+        tag = f"ai{ai}-r{rnd}-{c}-{cell}"
+        if os.path.exists(f"{raw}/{tag}.fail"):
+            continue
+        try:
+            ios = fio_ios(path)
+        except (ValueError, KeyError, IndexError, OSError):
+            continue
+        got = {}
+        for vm, cols in (("client", INSN_CLIENT), ("server", INSN_SERVER)):
+            ph = logs[vm].get(tag)
+            if ph is None or not ios:
+                continue
+            got[vm] = {name: sum(ph.get(b, 0) for b in bs) / ios for name, bs in cols}
+        per.setdefault((ai, c, cell), []).append((int(rnd), got))
+    if not per:
+        return
+    p("## Instructions per I/O (BENCH_INSN=1, bench/insn/)")
+    p("")
+    p("Guest instructions counted by the insn-meter QEMU plugin on all vCPUs of the host, from "
+      "just before fio starts to just after it exits (the client marks its own phase around fio; "
+      "the server's phase is started and stopped by bench/run.sh around the client's fio, so it is "
+      "a little longer), divided by fio's I/O count. Buckets: the text of named modules "
+      "(client stack = rtrs_client for ours; rtrs_client + rtrs_core for upstream; nvme_rdma + "
+      "nvme_fabrics + nvme_core for nvme-rdma; rnbd = rnbd_client / rnbd_server; rtrs = "
+      "rtrs_server + rtrs_core; nvmet = nvmet_rdma + nvmet; rxe = rdma_rxe; cm = rdma_cm + ib_cm + "
+      "iw_cm), `kernel` = the rest of the kernel (core kernel and modules no bucket claims: "
+      "`unclaimed`), `user` = all processes (fio, the bed agent). Everything else the guest does "
+      "meanwhile (the bed agent's polling, timer ticks, kworkers) is counted too, in proportion to "
+      "the cell's time, not its I/Os: mostly in `kernel` and `user`. Each value is min-max over "
+      f"rounds with the spread (max-min)/min; **bold** where the spread exceeds {INSN_TOL:g} %.")
+    p("")
+    over, within = [], 0
+    ais = sorted({k[0] for k in per}, reverse=True)
+    for vm, cols in (("client", INSN_CLIENT), ("server", INSN_SERVER)):
+        for ai in ais:
+            p(f"### {vm.capitalize()} host, always_invalidate={ai}: instructions per I/O")
+            p("")
+            p("| cell | contender | " + " | ".join(n for n, _ in cols) + " | rounds |")
+            p("|---|---|" + "---|" * len(cols) + "---|")
+            for cell in CELLS:
+                for c in CONTENDERS:
+                    rs = [g[vm] for _, g in sorted(per.get((ai, c, cell), [])) if vm in g]
+                    if not rs:
+                        continue
+                    vals = []
+                    for n, _ in cols:
+                        xs = [r[n] for r in rs]
+                        if max(xs) == 0:
+                            vals.append("-")
+                            continue
+                        if len(xs) == 1:
+                            vals.append(f"{xs[0]:,.0f}")
+                            continue
+                        sp = spread(xs)
+                        txt = f"{min(xs):,.0f}-{max(xs):,.0f} ({sp:.1f} %)"
+                        if n != "of which unclaimed":
+                            if sp > INSN_TOL:
+                                over.append(f"{vm} {cell} {c} {n} {sp:.1f} %")
+                                txt = f"**{txt}**"
+                            else:
+                                within += 1
+                        vals.append(txt)
+                    p(f"| {cell} | {NAMES[c]} | " + " | ".join(vals) + f" | {len(rs)} |")
+            p("")
+    if within or over:
+        p(f"Round agreement: {within} of {within + len(over)} values (cell x contender x bucket, both "
+          f"hosts) within {INSN_TOL:g} %" + (f"; over it: {'; '.join(over)}." if over else "."))
+        p("")
 
 
 def profiles(raw, p):

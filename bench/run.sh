@@ -16,7 +16,9 @@
 #   BENCH_AI (both | Y | N), BENCH_QUICK=1 (1 round, 5 s cells, file marked quick),
 #   BENCH_CONTENDERS (default "ours upstream nvme local perftest"), BENCH_CELLS (a subset of the
 #   fio cells), BENCH_OUT (results file), BENCH_PROFILE=1 (perf samples of both guests during
-#   every cell, top symbols in raw/<cell>.<vm>.perf.txt; it perturbs what it measures).
+#   every cell, top symbols in raw/<cell>.<vm>.perf.txt; it perturbs what it measures),
+#   BENCH_INSN=1 (the instruction meter, bench/insn/: both VMs count guest instructions per
+#   module per fio cell; the report adds instructions per I/O; `make bench-insn`).
 #   The bed's own knobs apply (SERVER_SMP, CLIENT_SMP, BED_MEM).
 # Output: bench/results/<date>-<kernel>[-quick].md; raw fio json, counters and guest logs
 #   under results/<run-id>/bench/raw/.
@@ -33,6 +35,7 @@ SERIES=${BENCH_KERNEL:-6.12}
 AI_MODES=${BENCH_AI:-both}; [ "$AI_MODES" = both ] && AI_MODES="Y N"
 CONTENDERS=${BENCH_CONTENDERS:-ours upstream nvme local perftest}
 PROFILE=${BENCH_PROFILE:-0}
+INSN=${BENCH_INSN:-0}
 CELLS=${BENCH_CELLS:-"randread-4k-qd1 randread-4k-qd32 randwrite-4k-qd1 randwrite-4k-qd32 read-128k-qd8 write-128k-qd8"}
 PERFTESTS="ib_write_bw:4096 ib_write_bw:131072 ib_read_bw:4096 ib_read_bw:131072 ib_write_lat:4096 ib_read_lat:4096"
 has() { case " $CONTENDERS " in *" $1 "*) return 0 ;; esac; return 1; }
@@ -57,6 +60,12 @@ if has ours; then
 		tests/peer/build-peer.sh "$kv" >> "$BED_DIR/build.log" 2>&1 || die "rnbd-client on our rtrs.h failed to build ($BED_DIR/build.log)"
 	export BED_OURS_BUILD=$BED_DIR/ours BED_OURS_RNBD_KO=$BED_DIR/rnbd-ours/rnbd-client.ko
 fi
+if [ "$INSN" = 1 ]; then
+	# a private build, like the module's: a colleague's rebuild cannot swap the meter mid-run
+	log "build the instruction meter (bench/insn) into $BED_DIR/insn"
+	make -s -C bench/insn O="$BED_DIR/insn" >> "$BED_DIR/build.log" 2>&1 || die "bench/insn build failed ($BED_DIR/build.log)"
+	export BED_INSN_PLUGIN=$BED_DIR/insn/insn-meter.so
+fi
 log "build the upstream peers (cached)"
 PEER_ONLY=upstream tests/peer/build-peer.sh "$kv" >> "$BED_DIR/build.log" 2>&1 ||
 	{ sleep 20; PEER_ONLY=upstream tests/peer/build-peer.sh "$kv" >> "$BED_DIR/build.log" 2>&1; } ||
@@ -68,6 +77,7 @@ trap bed_shutdown EXIT
 trap 'exit 130' INT TERM
 # shellcheck disable=SC2016 # expanded in the guest
 G='. "$BED_REPO/bench/guest.sh";'
+[ "$INSN" = 1 ] && G="BENCH_INSN_DIR=$(printf %q "$BED_DIR/insn"); $G"
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
 log "boot the bed (waits for /tmp/rtrs-bed.lock while another bed runs)"
 TL=$(date +%s)
@@ -94,6 +104,22 @@ for vm in $BED_VMS; do vm_run "$vm" 30 "$G stat_snap" > "$RAW/baseline.$vm.post"
 # bed lock steals the host's cores and skews everything measured meanwhile).
 # shellcheck disable=SC2009 # pgrep cannot count by "not this folder" in the arguments
 others() { ps -eo args= | grep '^qemu-system' | grep -vc "$BED_DIR/"; }
+
+# The meter's buckets (bench/insn/ranges.sh BUCKET=MODULE,...): the stack under test gets
+# its own, named by the contender (ours and upstream are both rtrs_client); the rest of
+# the RDMA stack is split so the transport's share shows. Modules not loaded are skipped.
+INSN_COMMON="rxe=rdma_rxe ib_core=ib_core cm=rdma_cm,ib_cm,iw_cm"
+INSN_SERVER="rtrs=rtrs_server,rtrs_core rnbd=rnbd_server nvmet=nvmet_rdma,nvmet nullb=null_blk $INSN_COMMON"
+insn_client_ranges() { # <contender>
+	local b
+	[ "$INSN" = 1 ] || return 0
+	case $1 in
+	ours) b="ours=rtrs_client rnbd=rnbd_client" ;;
+	upstream) b="upstream=rtrs_client,rtrs_core rnbd=rnbd_client" ;;
+	nvme) b="nvme=nvme_rdma,nvme_fabrics,nvme_core" ;;
+	esac
+	vm_run client 60 "$G insn_ranges $b $INSN_COMMON"
+}
 
 dead() { local vm; for vm in $BED_VMS; do vm_alive "$vm" || return 0; done; return 1; }
 gshare() { echo "$(vm_share "$1")/bench"; }
@@ -126,8 +152,11 @@ cell() {
 			pids+=("$pv:$(vm_spawn "$pv" $((RT + 120)) "$G prof_record /tmp/perf-$tag.data $((RT - 6))")")
 		done
 	fi
+	# the meter's phase on the server host spans the client's fio (fio_cell marks the client's)
+	[ "$INSN" = 1 ] && [ "$vm" = client ] && vm_run server 30 "$G insn start $tag" >/dev/null 2>&1
 	vm_run "$vm" $((RT + 180)) "$G fio_cell $dev $c $RT /tmp/bed/bench/$tag" > /dev/null 2> "$RAW/$tag.err"
 	rc=$?
+	[ "$INSN" = 1 ] && [ "$vm" = client ] && vm_run server 30 "$G insn stop $tag" >/dev/null 2>&1
 	vm_run "$other" 30 "$G stat_snap" > "$RAW/$tag.$other.post" 2>/dev/null
 	for pv in "${pids[@]}"; do
 		vm_wait "${pv%%:*}" "${pv#*:}" > /dev/null 2>&1
@@ -160,6 +189,10 @@ for ai in $AI_MODES; do
 	got=$(vm_run server 10 'cat /sys/module/rtrs_server/parameters/always_invalidate' 2>/dev/null)
 	[ "$got" = "$ai" ] || die "server always_invalidate is '$got', wanted $ai"
 	echo "$got" > "$RAW/ai$ai.param"
+	if [ "$INSN" = 1 ]; then
+		vm_run server 60 "$G insn_ranges $INSN_SERVER" > "$RAW/ai$ai.insn-ranges.server" 2>&1 ||
+			die "server: insn ranges failed ($RAW/ai$ai.insn-ranges.server)"
+	fi
 	list=$CONTENDERS
 	[ "$ai" = N ] && list=$(for c in $CONTENDERS; do case $c in ours|upstream) echo "$c" ;; esac; done)
 	for r in $(seq "$ROUNDS"); do
@@ -175,6 +208,8 @@ for ai in $AI_MODES; do
 			ours|upstream|nvme)
 				if dev=$(attach "$c" 2> "$RAW/ai$ai-r$r-$c.attach.err"); then
 					echo "$dev" > "$RAW/ai$ai-r$r-$c.dev"
+					insn_client_ranges "$c" > "$RAW/ai$ai-r$r-$c.insn-ranges.client" 2>&1 ||
+						die "client: insn ranges failed ($RAW/ai$ai-r$r-$c.insn-ranges.client)"
 					for x in $CELLS; do cell "ai$ai-r$r-$c-$x" client "$dev" "$x"; done
 				else
 					log "    attach $c failed: $(tail -n 3 "$RAW/ai$ai-r$r-$c.attach.err" | tr '\n' ' ')"
@@ -199,13 +234,18 @@ for vm in $BED_VMS; do
 done
 vm_run server 60 "$G nvmet_down" >/dev/null 2>&1
 TE=$(date +%s)
+if [ "$INSN" = 1 ]; then
+	# the plugin's last lines (and its exit summary) are out once QEMU has exited
+	bed_shutdown
+	for vm in $BED_VMS; do cp "$BED_DIR/$vm/insn.log" "$RAW/insn.$vm.log" 2>/dev/null; done
+fi
 load1=$(cut -d' ' -f1-3 /proc/loadavg)
 
 {
 	echo "commit=$commit"
 	echo "dirty=$dirty"
 	echo "kernel=$kv"
-	echo "quick=$QUICK"; echo "rounds=$ROUNDS"; echo "runtime=$RT"; echo "ai_modes=$AI_MODES"
+	echo "quick=$QUICK"; echo "insn=$INSN"; echo "rounds=$ROUNDS"; echo "runtime=$RT"; echo "ai_modes=$AI_MODES"
 	echo "contenders=$CONTENDERS"
 	echo "server_smp=${SERVER_SMP:-1}"; echo "client_smp=${CLIENT_SMP:-2}"; echo "mem=${BED_MEM:-2G}"
 	echo "host=$(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), QEMU $(qemu-system-x86_64 --version | head -n 1 | awk '{print $4}'), TCG"
@@ -216,7 +256,7 @@ load1=$(cut -d' ' -f1-3 /proc/loadavg)
 	echo "artifacts=${BED_DIR#"$top"/}"
 } > "$RAW/meta.txt"
 short=$(echo "$kv" | cut -d. -f1-2)
-out=${BENCH_OUT:-bench/results/$(date -u +%Y-%m-%d)-$short$([ "$QUICK" = 1 ] && echo -quick).md}
+out=${BENCH_OUT:-bench/results/$(date -u +%Y-%m-%d)-$short$([ "$QUICK" = 1 ] && echo -quick)$([ "$INSN" = 1 ] && echo -insn).md}
 mkdir -p "$(dirname "$out")"
 python3 bench/report.py "$RAW" > "$out" || die "report failed"
 log "results: $out (total $((TE - T0))s, measuring $((TE - TB))s)"

@@ -9,7 +9,9 @@
 # BED_HANG_S (120: no heartbeat for that long = hung guest), BED_VM_MAX_S (5400),
 # SERVER_SMP (1) CLIENT_SMP (2) BED_MEM (2G), BED_NET (unix; tcp: links over 127.0.0.1 TCP,
 # where QEMU's missing TCP_NODELAY adds ~40 ms Nagle stalls, tests/README.md), BED_TCG_THREAD
-# (multi; single: all vCPUs of a VM on one host thread, for cases that patch kernel text).
+# (multi; single: all vCPUs of a VM on one host thread, for cases that patch kernel text),
+# BED_INSN_PLUGIN (unset: off; a QEMU plugin .so, bench/insn's insn-meter: every VM loads it
+# and its output goes to $BED_DIR/<vm>/insn.log).
 # A kernel the host does not have installed (the debug kernel of make check-debug): a VM
 # whose kver has a folder in BED_MODULES_DIR (<root>/lib/modules) boots BED_KERNEL_IMAGE
 # and sees BED_MODULES_DIR as its /lib/modules (extra read-only 9p share "mods"); the
@@ -49,6 +51,10 @@ _bed_start_vm() { # <vm> <kver> <smp> <idx> <listen|connect> <link0> <link1> (so
 		printf 'export BED_SERVER_PARAMS=%q\n' "${BED_SERVER_PARAMS:-}"
 		printf 'exec /bin/bash %q\n' "$BED_REPO/tests/vm/guest/agent.sh"
 	} > "$d/share/boot.sh"
+	# The instruction meter (bench/insn/README.md): counts what the guest executes, nothing
+	# guest-visible; off unless asked for, so other runs keep their exact QEMU command.
+	local plug=()
+	[ -n "${BED_INSN_PLUGIN:-}" ] && plug=(-plugin "$BED_INSN_PLUGIN" -d plugin -D "$d/insn.log")
 	local net=() l p nd
 	for l in 0 1; do
 		p=$p0; [ $l = 1 ] && p=$p1
@@ -79,6 +85,7 @@ _bed_start_vm() { # <vm> <kver> <smp> <idx> <listen|connect> <link0> <link1> (so
 		"${mods[@]}"
 		-device virtio-rng-pci
 		"${net[@]}"
+		"${plug[@]}"
 		-qmp "unix:$BED_SOCK/$vm.qmp,server=on,wait=off")
 	printf '%q ' "${q[@]}" > "$d/qemu.cmd"; echo >> "$d/qemu.cmd"
 	rm -f "$d/dead" "$d/stopping" "$d/share/ready" "$d/share/heartbeat"
