@@ -21,7 +21,7 @@
 #   make demo                 two VMs: upstream server, our client, rnbd data check
 #   make bench                ours vs upstream rtrs vs nvme-rdma in the VM bed (bench/run.sh)
 #   make bench-insn           instructions per I/O (bench/insn/): ours, upstream, nvme-rdma,
-#                             2 rounds of 10 s cells, always_invalidate=Y (~15 min)
+#                             2 rounds of 10 s cells, always_invalidate=Y (~7 min)
 #   make soak                 50 cable pulls under fio verify (mp-failover, MP_CUTS=50)
 
 KVER ?= $(shell uname -r)

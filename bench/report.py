@@ -30,11 +30,12 @@ USER_HZ = 100  # /proc/stat jiffies per second (USER_HZ is 100 on x86)
 
 
 def fio_ios(path):
-    """I/Os of both directions of one fio json (the divisor of instructions per I/O)."""
+    """I/Os of both directions of one fio json (the divisor of instructions per I/O) and
+    the job's run time in seconds."""
     with open(path) as f:
         txt = f.read()
     job = json.loads(txt[txt.index("{"):])["jobs"][0]
-    return job["read"]["total_ios"] + job["write"]["total_ios"]
+    return job["read"]["total_ios"] + job["write"]["total_ios"], job["job_runtime"] / 1000.0
 
 
 def fio_result(path):
@@ -329,6 +330,9 @@ INSN_SERVER = [("total", ["total"]), ("rtrs", ["rtrs"]), ("rnbd", ["rnbd"]), ("n
                ("null_blk", ["nullb"]), ("rxe", ["rxe"]), ("ib_core", ["ib_core"]), ("cm", ["cm"]),
                ("kernel", ["kernel"]), ("user", ["user"])]
 INSN_TOL = 2.0  # per cent: issue 23's goal for two rounds of one cell
+INSN_MIN = 1.0  # instructions per I/O under which a bucket is noise (a stray timer), not judged
+# buckets that also count what the guest does per unit of time, not per I/O
+INSN_TIMED = {"total", "kernel", "user", "of which unclaimed"}
 
 
 def insn_phases(path):
@@ -367,15 +371,16 @@ def insn_report(raw, p):
         if os.path.exists(f"{raw}/{tag}.fail"):
             continue
         try:
-            ios = fio_ios(path)
+            ios, secs = fio_ios(path)
         except (ValueError, KeyError, IndexError, OSError):
             continue
         got = {}
         for vm, cols in (("client", INSN_CLIENT), ("server", INSN_SERVER)):
             ph = logs[vm].get(tag)
-            if ph is None or not ios:
+            if ph is None or not ios or not secs:
                 continue
             got[vm] = {name: sum(ph.get(b, 0) for b in bs) / ios for name, bs in cols}
+            got[vm]["kernel M/s"] = ph.get("kernel", 0) / secs / 1e6
         per.setdefault((ai, c, cell), []).append((int(rnd), got))
     if not per:
         return
@@ -391,46 +396,59 @@ def insn_report(raw, p):
       "iw_cm), `kernel` = the rest of the kernel (core kernel and modules no bucket claims: "
       "`unclaimed`), `user` = all processes (fio, the bed agent). Everything else the guest does "
       "meanwhile (the bed agent's polling, timer ticks, kworkers) is counted too, in proportion to "
-      "the cell's time, not its I/Os: mostly in `kernel` and `user`. Each value is min-max over "
-      f"rounds with the spread (max-min)/min; **bold** where the spread exceeds {INSN_TOL:g} %.")
+      "the cell's time, not its I/Os: mostly in `kernel` and `user`; `kernel M/s` is the kernel "
+      "bucket per second of fio's run time, which shows that part (about constant at qd1 whatever "
+      "the IOPS). Each value is min-max over rounds with the spread (max-min)/min; **bold** where "
+      f"the spread exceeds {INSN_TOL:g} %; `<1` where a bucket stays under {INSN_MIN:g} instruction "
+      "per I/O (not judged).")
     p("")
-    over, within = [], 0
+    over, within = {False: [], True: []}, {False: 0, True: 0}
     ais = sorted({k[0] for k in per}, reverse=True)
     for vm, cols in (("client", INSN_CLIENT), ("server", INSN_SERVER)):
         for ai in ais:
             p(f"### {vm.capitalize()} host, always_invalidate={ai}: instructions per I/O")
             p("")
-            p("| cell | contender | " + " | ".join(n for n, _ in cols) + " | rounds |")
-            p("|---|---|" + "---|" * len(cols) + "---|")
+            names = [n for n, _ in cols] + ["kernel M/s"]
+            p("| cell | contender | " + " | ".join(names) + " | rounds |")
+            p("|---|---|" + "---|" * len(names) + "---|")
             for cell in CELLS:
                 for c in CONTENDERS:
                     rs = [g[vm] for _, g in sorted(per.get((ai, c, cell), [])) if vm in g]
                     if not rs:
                         continue
                     vals = []
-                    for n, _ in cols:
+                    for n in names:
                         xs = [r[n] for r in rs]
                         if max(xs) == 0:
                             vals.append("-")
                             continue
+                        if max(xs) < INSN_MIN:
+                            vals.append("<1")
+                            continue
+                        nd = 1 if n == "kernel M/s" else 0
                         if len(xs) == 1:
-                            vals.append(f"{xs[0]:,.0f}")
+                            vals.append(f"{xs[0]:,.{nd}f}")
                             continue
                         sp = spread(xs)
-                        txt = f"{min(xs):,.0f}-{max(xs):,.0f} ({sp:.1f} %)"
-                        if n != "of which unclaimed":
+                        txt = f"{min(xs):,.{nd}f}-{max(xs):,.{nd}f} ({sp:.1f} %)"
+                        if n not in ("of which unclaimed", "kernel M/s"):
+                            timed = n in INSN_TIMED
                             if sp > INSN_TOL:
-                                over.append(f"{vm} {cell} {c} {n} {sp:.1f} %")
+                                over[timed].append(f"{vm} {cell} {c} {n} {sp:.1f} %")
                                 txt = f"**{txt}**"
                             else:
-                                within += 1
+                                within[timed] += 1
                         vals.append(txt)
                     p(f"| {cell} | {NAMES[c]} | " + " | ".join(vals) + f" | {len(rs)} |")
             p("")
-    if within or over:
-        p(f"Round agreement: {within} of {within + len(over)} values (cell x contender x bucket, both "
-          f"hosts) within {INSN_TOL:g} %" + (f"; over it: {'; '.join(over)}." if over else "."))
-        p("")
+    for timed, what in ((False, "module buckets (the text of named modules: they count per I/O)"),
+                        (True, "total, kernel and user (they also count per unit of time)")):
+        n = within[timed] + len(over[timed])
+        if n:
+            p(f"Round agreement, {what}: {within[timed]} of {n} values (cell x contender x bucket, "
+              f"both hosts) within {INSN_TOL:g} %"
+              + (f"; over it: {'; '.join(over[timed])}." if over[timed] else "."))
+            p("")
 
 
 def profiles(raw, p):
