@@ -121,6 +121,28 @@ static ssize_t io_hold_sec_store(struct device *dev,
 }
 static DEVICE_ATTR_RW(io_hold_sec);
 
+/* Ours, not upstream's: Documentation/ABI/testing/sysfs-class-rtrs-client */
+static ssize_t io_timeout_sec_show(struct device *dev,
+				   struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%u\n", READ_ONCE(to_clt(dev)->io_timeout_sec));
+}
+
+static ssize_t io_timeout_sec_store(struct device *dev,
+				    struct device_attribute *attr,
+				    const char *buf, size_t count)
+{
+	unsigned int val;
+	int err;
+
+	err = rtrs_parse_io_timeout_sec(buf, &val);
+	if (err)
+		return err;
+	WRITE_ONCE(to_clt(dev)->io_timeout_sec, val);
+	return count;
+}
+static DEVICE_ATTR_RW(io_timeout_sec);
+
 static ssize_t mpath_policy_show(struct device *dev,
 				 struct device_attribute *attr, char *buf)
 {
@@ -184,6 +206,7 @@ static struct attribute *rtrs_clt_attrs[] = {
 	&dev_attr_mpath_policy.attr,
 	&dev_attr_add_path.attr,
 	&dev_attr_io_hold_sec.attr,
+	&dev_attr_io_timeout_sec.attr,
 	NULL,
 };
 ATTRIBUTE_GROUPS(rtrs_clt);

@@ -385,6 +385,39 @@ module_param_cb(io_hold_sec, &rtrs_io_hold_param_ops, &io_hold_sec, 0644);
 MODULE_PARM_DESC(io_hold_sec,
 		 "Seconds a new session holds I/O while no path is connected: 0 fail at once, -1 until closed (default 180)");
 
+static int rtrs_io_timeout_param_set(const char *val,
+				     const struct kernel_param *kp)
+{
+	unsigned int v;
+	int err;
+
+	err = rtrs_parse_io_timeout_sec(val, &v);
+	if (err)
+		return err;
+	*(unsigned int *)kp->arg = v;
+	return 0;
+}
+
+static const struct kernel_param_ops rtrs_io_timeout_param_ops = {
+	.set = rtrs_io_timeout_param_set,
+	.get = param_get_uint,
+};
+
+/*
+ * A request the server accepted and never answers, on a path whose
+ * heartbeats still flow, would hold its user forever: after this many
+ * seconds the path is failed, and its requests fail over (or are held, see
+ * io_hold_sec) like after any path failure. Longer than the 35 s in which
+ * the heartbeat finds a silent server, so that a dead server is reported
+ * as what it is; longer than the block layer's and NVMe's 30 s defaults,
+ * as the server's own disk may be that slow. 0: no timeout.
+ */
+static unsigned int io_timeout_sec = 60;
+module_param_cb(io_timeout_sec, &rtrs_io_timeout_param_ops, &io_timeout_sec,
+		0644);
+MODULE_PARM_DESC(io_timeout_sec,
+		 "Seconds a new session lets a request go unanswered on a live path before it fails the path, checked every 5 s; 0: never (default 60)");
+
 /* Context: any; a hint, the decisions that matter are under link_mutex */
 static bool rtrs_clt_may_hold(struct rtrs_clt_sess *clt)
 {
@@ -1079,6 +1112,7 @@ static struct rtrs_clt_sess *rtrs_clt_alloc(struct rtrs_clt_ops *ops,
 	init_waitqueue_head(&clt->permits_wq);
 	init_waitqueue_head(&clt->permit_wq);
 	clt->io_hold_sec = READ_ONCE(io_hold_sec);
+	clt->io_timeout_sec = READ_ONCE(io_timeout_sec);
 	spin_lock_init(&clt->held_lock);
 	INIT_LIST_HEAD(&clt->held);
 	INIT_DELAYED_WORK(&clt->hold_dwork, rtrs_clt_hold_expired);

@@ -10,7 +10,9 @@
  *   <sessname>/requests  user requests accepted, completed (conf_fn calls),
  *                     in flight (the difference), and stray completions
  *                     refused (always 0 unless we have a bug): at rest,
- *                     in_flight 0 says every request completed exactly once
+ *                     in_flight 0 says every request completed exactly once;
+ *                     timed_out: paths failed by the I/O timeout
+ *                     (io_timeout_sec)
  *   fail_post/        fault injection (kernels with FAULT_INJECTION_DEBUG_FS;
  *                     Documentation/fault-injection): a post of a work request
  *                     on a connection fails with -ENOMEM as if the queue were
@@ -85,9 +87,10 @@ static int rtrs_requests_show(struct seq_file *m, void *unused)
 	s64 done = atomic64_read(&clt->reqs[RTRS_REQS_COMPLETED]);
 	s64 acc = atomic64_read(&clt->reqs[RTRS_REQS_ACCEPTED]);
 
-	seq_printf(m, "accepted %lld\ncompleted %lld\nin_flight %lld\nstray %lld\n",
+	seq_printf(m, "accepted %lld\ncompleted %lld\nin_flight %lld\nstray %lld\ntimed_out %lld\n",
 		   acc, done, acc - done,
-		   (s64)atomic64_read(&clt->reqs[RTRS_REQS_STRAY]));
+		   (s64)atomic64_read(&clt->reqs[RTRS_REQS_STRAY]),
+		   (s64)atomic64_read(&clt->reqs[RTRS_REQS_TIMED_OUT]));
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(rtrs_requests);

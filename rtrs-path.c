@@ -147,23 +147,12 @@ void rtrs_path_wc_failed(struct rtrs_path *path, struct ib_wc *wc,
 /* --------------------------------------------------------- heartbeat */
 
 /*
- * A request the server accepted and never answers, on a path whose
- * heartbeats still flow, would hold its user forever: after this many
- * seconds the path is failed, and its requests fail over (or are held, see
- * io_hold_sec) like after any path failure. Longer than the 35 s in which
- * the heartbeat finds a silent server, so that a dead server is reported
- * as what it is; longer than the block layer's 30 s default, as the
- * server's own disk may be that slow. 0: no timeout.
+ * The oldest request in flight on @path is older than the session's I/O
+ * timeout (io_timeout_sec, see rtrs-clt.c): checked on the heartbeat tick
  */
-static unsigned int rtrs_io_timeout_sec = 60;
-module_param_named(io_timeout_sec, rtrs_io_timeout_sec, uint, 0644);
-MODULE_PARM_DESC(io_timeout_sec,
-		 "Fail a path when a request on it is unanswered for this many seconds, checked every 5 s; 0: never (default 60)");
-
-/* The oldest request in flight on @path is older than the I/O timeout */
 static bool rtrs_path_io_timed_out(struct rtrs_path *path)
 {
-	unsigned int tmo = READ_ONCE(rtrs_io_timeout_sec);
+	unsigned int tmo = READ_ONCE(path->clt->io_timeout_sec);
 	unsigned long now = jiffies;
 	u32 i;
 
@@ -177,6 +166,7 @@ static bool rtrs_path_io_timed_out(struct rtrs_path *path)
 				    (unsigned long)tmo * HZ)) {
 			rtrs_path_err(path, "request on chunk %u unanswered for %u s\n",
 				      i, tmo);
+			atomic64_inc(&path->clt->reqs[RTRS_REQS_TIMED_OUT]);
 			return true;
 		}
 	}

@@ -487,9 +487,12 @@ struct rtrs_poll_hint {
  *	after a reconnect are answered
  * @resume_clear: checks in a row that found no control message in flight
  * @hold_stats: outages held, ended by a reconnect, expired; requests held
+ * @io_timeout_sec: a path whose oldest request has been unanswered this
+ *	long is failed (rtrs-path.c); 0: never
  * @reqs: indexed by RTRS_REQS_*: requests accepted by rtrs_clt_request(),
  *	conf_fn calls, completions refused because their permit had no
- *	request in flight (a double completion; never expected)
+ *	request in flight (a double completion; never expected), paths
+ *	failed by the I/O timeout
  * @kobj_paths: /sys/class/rtrs-client/<sessname>/paths
  */
 struct rtrs_clt_sess {
@@ -538,7 +541,8 @@ struct rtrs_clt_sess {
 	struct delayed_work	resume_dwork;
 	unsigned int		resume_clear;
 	atomic64_t		hold_stats[4];
-	atomic64_t		reqs[3];
+	unsigned int		io_timeout_sec;
+	atomic64_t		reqs[4];
 	struct kobject		*kobj_paths;
 };
 
@@ -640,6 +644,7 @@ enum {
 	RTRS_REQS_ACCEPTED,
 	RTRS_REQS_COMPLETED,
 	RTRS_REQS_STRAY,
+	RTRS_REQS_TIMED_OUT,
 };
 
 /* rtrs-clt.c: the session, permits, path selection, link events */

@@ -243,8 +243,11 @@ int rtrs_parse_mp_policy(const char *buf, size_t count,
 			 enum rtrs_mp_policy *policy);
 int rtrs_parse_max_reconnect_attempts(const char *buf, int *val);
 int rtrs_parse_io_hold_sec(const char *buf, int *val);
+int rtrs_parse_io_timeout_sec(const char *buf, unsigned int *val);
 
 /* io_hold_sec: -1 (until closed), 0 (off) or up to a day */
 #define RTRS_IO_HOLD_MAX_SEC	86400
+/* io_timeout_sec: 0 (off) or up to a day */
+#define RTRS_IO_TIMEOUT_MAX_SEC	86400
 
 #endif /* RTRS_PROTO_H */

@@ -681,3 +681,32 @@ int rtrs_parse_io_hold_sec(const char *buf, int *val)
 	*val = v;
 	return 0;
 }
+
+/**
+ * rtrs_parse_io_timeout_sec() - parse a write to the io_timeout_sec sysfs
+ *	file, or the module parameter of the same name
+ * @buf: the written text, NUL-terminated
+ * @val: set to the number on success
+ *
+ * The text is a base-10 unsigned integer as kstrtouint() takes it (one
+ * trailing newline allowed): 0 turns the I/O timeout off, N fails a path
+ * whose oldest request has been unanswered for N seconds.
+ *
+ * Context: any context.
+ * Return: 0 on success; the error of kstrtouint() (-EINVAL for text that is
+ * not an unsigned number, -ERANGE for one that does not fit); -EINVAL for a
+ * number above %RTRS_IO_TIMEOUT_MAX_SEC.
+ */
+int rtrs_parse_io_timeout_sec(const char *buf, unsigned int *val)
+{
+	unsigned int v;
+	int err;
+
+	err = kstrtouint(buf, 10, &v);
+	if (err)
+		return err;
+	if (v > RTRS_IO_TIMEOUT_MAX_SEC)
+		return -EINVAL;
+	*val = v;
+	return 0;
+}

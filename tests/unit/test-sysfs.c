@@ -238,10 +238,52 @@ static void test_io_hold(void)
 	CHECK(ok);
 }
 
+static const struct {
+	const char *in;
+	int ret;
+	unsigned int val;
+} tmo_table[] = {
+	{ "0", 0, 0 },
+	{ "0\n", 0, 0 },
+	{ "1", 0, 1 },
+	{ "60\n", 0, 60 },
+	{ "+30", 0, 30 },
+	{ "86400", 0, 86400 },
+	{ "86401", -EINVAL, 0 },
+	{ "-1", -EINVAL, 0 },
+	{ "4294967296", -ERANGE, 0 },
+	{ "", -EINVAL, 0 },
+	{ "\n", -EINVAL, 0 },
+	{ "12 ", -EINVAL, 0 },
+	{ "0x10", -EINVAL, 0 },
+	{ "off", -EINVAL, 0 },
+};
+
+static void test_io_timeout(void)
+{
+	size_t i;
+	int ok = 1;
+
+	for (i = 0; i < ARRAY_SIZE(tmo_table); i++) {
+		unsigned int val = 12345;
+		int ret = rtrs_parse_io_timeout_sec(tmo_table[i].in, &val);
+
+		if (ret != tmo_table[i].ret ||
+		    (!ret && val != tmo_table[i].val) ||
+		    (ret && val != 12345)) {
+			printf("FAIL io_timeout_sec \"%s\": ret %d val %u\n",
+			       tmo_table[i].in, ret, val);
+			ok = 0;
+		}
+	}
+	CHECK(ok);
+}
+
 void test_sysfs(void)
 {
 	test_sessname();
 	test_mp_policy();
 	test_max_reconnect();
 	test_io_hold();
+	test_io_timeout();
 }

@@ -14,7 +14,7 @@
 # with NEW_RKEY_F: rkey messages naming another id, an idle id, id 65535, a wrong key;
 # no heartbeats (the idle path must go down by itself within HB_WAIT_S), a 3 s heartbeat
 # flood from the arming on (hb_flood; more oracles of its own below). The oracle per
-# mutation: the I/O returns within HOSTILE_IO_S (stall, no_recv: or at the latest
+# mutation: the I/O returns within HOSTILE_IO_S (no_recv: or at the latest
 # HOSTILE_RELEASE_S after the peer is stopped); a read that reports success returns the
 # pattern (no silent corruption); every request the session accepted completed exactly
 # once (debugfs requests at rest); the device unmaps and the client stack unloads; no
@@ -30,7 +30,17 @@ HOSTILE_IO_S=${HOSTILE_IO_S:-150}
 HOSTILE_RELEASE_S=${HOSTILE_RELEASE_S:-210}
 HB_WAIT_S=${HB_WAIT_S:-75}
 # mutations after which the I/O may stay blocked until the server goes away
-HOSTILE_MAY_BLOCK=${HOSTILE_MAY_BLOCK:-"stall no_recv"}
+HOSTILE_MAY_BLOCK=${HOSTILE_MAY_BLOCK:-"no_recv"}
+# stall (issue 21 item 5): the peer never answers one READ while it answers heartbeats and
+# everything else, so only the I/O timeout can end it. The row reads the session's
+# io_timeout_sec (the documented default, 60), sets it to STALL_TMO_S, and demands: the
+# read returns (within HOSTILE_IO_S, the server still there) with the pattern intact, the
+# path was failed by the timeout exactly once (the log line naming the session and the
+# timeout, debugfs requests timed_out 1), STALL_TMO_S to STALL_TMO_S + STALL_LATE_S after
+# the read began: the check runs on the 5 s heartbeat tick, + 3 s for TCG (uptime of the
+# guest against its kernel log's clock, both since boot).
+STALL_TMO_S=${STALL_TMO_S:-10}
+STALL_LATE_S=${STALL_LATE_S:-8}
 # hb_flood: what the peer can observe of the client's heartbeat acks is how many arrive
 # and whether the path survives. Our client keeps at most one ack in flight (signalled) on
 # connection 0 and lets it answer every heartbeat that comes meanwhile, so its send queue
@@ -72,6 +82,32 @@ hb_flood_after() {
 	fi
 }
 
+# stall_before <n>: the default of hn-io<n>'s io_timeout_sec, then STALL_TMO_S set
+stall_before() {
+	local f=/sys/class/rtrs-client/hn-io$1/io_timeout_sec out
+	out=$(BED_TRACE=0 vm_run client 20 "cat $f && echo $STALL_TMO_S > $f && cat $f" 2>&1 | tr '\n' ' ')
+	[ "$out" = "60 $STALL_TMO_S " ] || { echo "FAIL: io_timeout_sec: '$out', expected the default 60, then $STALL_TMO_S"; return 1; }
+}
+
+# stall_after <n> <uptime when the read began>: the path of hn-io<n> failed by the timeout
+# exactly once, in its window
+stall_after() {
+	local out t n
+	out=$(BED_TRACE=0 vm_run client 20 "dmesg | grep 'hn-io$1 .*unanswered for $STALL_TMO_S s'; cat /sys/kernel/debug/rtrs-client/hn-io$1/requests" 2>&1)
+	n=$(echo "$out" | grep -c 'unanswered for')
+	t=$(echo "$out" | grep -m1 'unanswered for' | sed -n 's/^\[ *\([0-9.]*\)\].*/\1/p')
+	if [ "$n" != 1 ] || [ -z "$t" ]; then
+		echo "FAIL: $n I/O timeout log lines for hn-io$1, 1 expected"
+	elif ! echo "$out" | grep -qx 'timed_out 1'; then
+		echo "FAIL: debugfs requests: $(echo "$out" | grep '^timed_out') (timed_out 1 expected)"
+	elif awk -v t="$t" -v s="$2" -v lo="$STALL_TMO_S" -v hi="$((STALL_TMO_S + STALL_LATE_S))" \
+		'BEGIN { d = t - s; exit !(d >= lo && d <= hi) }'; then
+		echo "path failed by the I/O timeout $(awk -v t="$t" -v s="$2" 'BEGIN { printf "%.1f", t - s }') s after the read began"
+	else
+		echo "FAIL: the I/O timeout fired $(awk -v t="$t" -v s="$2" 'BEGIN { printf "%.1f", t - s }') s after the read began, not within $STALL_TMO_S-$((STALL_TMO_S + STALL_LATE_S)) s"
+	fi
+}
+
 # _summary_num <summary text> <field>: the number after " <field>=" in the peer's SUMMARY
 _summary_num() { echo " $1" | grep -o " $2=[0-9]*" | head -n 1 | cut -d= -f2; }
 
@@ -95,7 +131,7 @@ hb_flood_counts() {
 
 # io_one <mutation> <n>: prints "<verdict text>"; rc 125 if the client VM died
 io_one() {
-	local m=$1 n=$2 out rc dev res="" st
+	local m=$1 n=$2 out rc dev res="" st t0
 	out=$(hostile_try 120 "$(hostile_map "hn-io$n")" 2>/dev/null); rc=$?
 	[ $rc = 125 ] && return 125
 	out=$(echo "$out" | tail -n 1)
@@ -113,13 +149,14 @@ io_one() {
 		[ $rc = 125 ] && return 125
 		if [ $rc = 0 ]; then res="ok: idle path dropped by the heartbeat: $out"; else res="FAIL: path $out after ${HB_WAIT_S}s without heartbeat acks"; fi
 	else
+		if [ "$m" = stall ]; then stall_before "$n" || return 0; fi
 		hostile_arm
-		out=$(hostile_try "$HOSTILE_IO_S" "r=0; dd if=$dev of=/tmp/ioback bs=64k count=16 iflag=direct status=none 2>/tmp/ioerr || r=\$?
+		out=$(hostile_try "$HOSTILE_IO_S" "cut -d' ' -f1 /proc/uptime; r=0; dd if=$dev of=/tmp/ioback bs=64k count=16 iflag=direct status=none 2>/tmp/ioerr || r=\$?
 			if [ \$r = 0 ]; then cmp -s /tmp/iopat /tmp/ioback && echo 'read ok, data intact' || echo 'read ok, DATA CORRUPT'; else echo \"read failed: \$(head -c 120 /tmp/ioerr)\"; fi
 			dd if=/tmp/iopat of=$dev bs=64k oflag=direct conv=nocreat status=none 2>/tmp/ioerr && echo 'write ok' || echo \"write failed: \$(head -c 120 /tmp/ioerr)\"
 			echo \"path: \$(path_states hn-io$n)\"" 2>/dev/null); rc=$?
 		[ $rc = 125 ] && return 125
-		out=$(echo "$out" | tr '\n' ';' | sed 's/;$//')
+		t0=$(echo "$out" | head -n 1) out=$(echo "$out" | tail -n +2 | tr '\n' ';' | sed 's/;$//')
 		case $rc in
 		0) res="ok: $out" ;;
 		3) case " $HOSTILE_MAY_BLOCK " in
@@ -130,6 +167,7 @@ io_one() {
 		esac
 		case $out in *"DATA CORRUPT"*) res="FAIL: silent data corruption: $out" ;; esac
 		if [ "$m" = hb_flood ]; then res="$res; $(hb_flood_after "$n")"; fi
+		if [ "$m" = stall ]; then res="$res; $(stall_after "$n" "$t0")"; fi
 	fi
 	# every request rnbd sent was completed exactly once (none lost, none twice)
 	if out=$(hostile_at_rest "hn-io$n"); then res="$res; requests: ${out#ok }"; else res="$res; FAIL: $out"; fi

@@ -21,11 +21,15 @@ run() {
 	dump_stack upstream
 	step "compare"
 	note "$(wc -l < "$BED_CASE_DIR/sysfs-ours.txt") entries (ours), $(wc -l < "$BED_CASE_DIR/sysfs-upstream.txt") (upstream)"
-	# io_hold_sec is ours alone (Documentation/ABI/testing/sysfs-class-rtrs-client): it must
-	# be there, exactly once and as documented, and is the only line upstream does not have
-	grep -c '^\./io_hold_sec f 644 N$' "$BED_CASE_DIR/sysfs-ours.txt" | grep -qx 1 ||
-		fail "our io_hold_sec file is missing or not as documented"
-	grep -v '^\./io_hold_sec f 644 N$' "$BED_CASE_DIR/sysfs-ours.txt" > "$BED_CASE_DIR/sysfs-ours-cmp.txt"
+	# io_hold_sec and io_timeout_sec are ours alone (Documentation/ABI/testing/
+	# sysfs-class-rtrs-client): each must be there, exactly once and as documented, and they
+	# are the only lines upstream does not have
+	local f
+	for f in io_hold_sec io_timeout_sec; do
+		grep -c "^\./$f f 644 N\$" "$BED_CASE_DIR/sysfs-ours.txt" | grep -qx 1 ||
+			fail "our $f file is missing or not as documented"
+	done
+	grep -v '^\./io_\(hold\|timeout\)_sec f 644 N$' "$BED_CASE_DIR/sysfs-ours.txt" > "$BED_CASE_DIR/sysfs-ours-cmp.txt"
 	diff -u "$BED_CASE_DIR/sysfs-upstream.txt" "$BED_CASE_DIR/sysfs-ours-cmp.txt" ||
 		fail "the sysfs trees differ (- upstream, + ours)"
 }
