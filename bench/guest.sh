@@ -30,6 +30,17 @@ insn_ranges() {
 	cat /tmp/insn-ranges
 }
 
+# insn_syms: the loaded modules' symbols with their real addresses (/proc/kallsyms shows them
+# to root while kernel.kptr_restrict is 1; 0 and 2 do not), for bench/insn/profile.py.
+insn_syms() {
+	local kr=/proc/sys/kernel/kptr_restrict old
+	[ -n "${BENCH_INSN_DIR:-}" ] || return 0
+	old=$(cat "$kr")
+	echo 1 > "$kr"
+	grep ' \[' /proc/kallsyms
+	echo "$old" > "$kr"
+}
+
 # fio_cell <dev> <cell> <runtime_s> <out-prefix>: one cell of the matrix on <dev>, fio json in
 # <prefix>.json, this guest's counters before/after in <prefix>.pre / <prefix>.post.
 fio_cell() {

@@ -18,7 +18,9 @@
 #   fio cells), BENCH_OUT (results file), BENCH_PROFILE=1 (perf samples of both guests during
 #   every cell, top symbols in raw/<cell>.<vm>.perf.txt; it perturbs what it measures),
 #   BENCH_INSN=1 (the instruction meter, bench/insn/: both VMs count guest instructions per
-#   module per fio cell; the report adds instructions per I/O; `make bench-insn`).
+#   module per fio cell; the report adds instructions per I/O; `make bench-insn`);
+#   BENCH_INSN_ARGS (the meter's arguments, e.g. shift=4,hi=...,detail=ours:upstream for
+#   bench/insn/profile.py's per-function counts).
 #   The bed's own knobs apply (SERVER_SMP, CLIENT_SMP, BED_MEM).
 # Output: bench/results/<date>-<kernel>[-quick].md; raw fio json, counters and guest logs
 #   under results/<run-id>/bench/raw/.
@@ -64,7 +66,8 @@ if [ "$INSN" = 1 ]; then
 	# a private build, like the module's: a colleague's rebuild cannot swap the meter mid-run
 	log "build the instruction meter (bench/insn) into $BED_DIR/insn"
 	make -s -C bench/insn O="$BED_DIR/insn" >> "$BED_DIR/build.log" 2>&1 || die "bench/insn build failed ($BED_DIR/build.log)"
-	export BED_INSN_PLUGIN=$BED_DIR/insn/insn-meter.so
+	# BENCH_INSN_ARGS: the plugin's arguments, comma-separated (bench/insn/README.md, profile)
+	export BED_INSN_PLUGIN=$BED_DIR/insn/insn-meter.so${BENCH_INSN_ARGS:+,$BENCH_INSN_ARGS}
 fi
 log "build the upstream peers (cached)"
 PEER_ONLY=upstream tests/peer/build-peer.sh "$kv" >> "$BED_DIR/build.log" 2>&1 ||
@@ -210,6 +213,7 @@ for ai in $AI_MODES; do
 					echo "$dev" > "$RAW/ai$ai-r$r-$c.dev"
 					insn_client_ranges "$c" > "$RAW/ai$ai-r$r-$c.insn-ranges.client" 2>&1 ||
 						die "client: insn ranges failed ($RAW/ai$ai-r$r-$c.insn-ranges.client)"
+					[ "$INSN" = 1 ] && vm_run client 60 "$G insn_syms" > "$RAW/ai$ai-r$r-$c.insn-syms.client" 2>&1
 					for x in $CELLS; do cell "ai$ai-r$r-$c-$x" client "$dev" "$x"; done
 				else
 					log "    attach $c failed: $(tail -n 3 "$RAW/ai$ai-r$r-$c.attach.err" | tr '\n' ' ')"

@@ -26,6 +26,9 @@
  *                 RANGES marker; whichever came last is in force)
  *   lo=ADDR hi=ADDR   the window counted per page (0xffffffffc0000000-0xffffffffff000000)
  *   shift=N       log2 of the window's granule in bytes (12; 4..24)
+ *   detail=B[:B...]   also print, at each report, every granule of the named buckets that
+ *                 ran (address and count, all vCPUs): with shift=4 and 16-byte-aligned
+ *                 functions each granule lies in one function (profile.py maps them)
  *
  * Range table: one range a line, "BUCKET START END" (hex, END exclusive), '#' comments.
  * Several lines may name the same bucket; a page claimed by two lines counts for the
@@ -88,6 +91,7 @@ static unsigned int nregs;
 static uint64_t *base;			/* counters at START, nslots per vCPU */
 static unsigned int base_vcpus;
 static char *phase;			/* label of the running phase, NULL if none */
+static gchar **detail;			/* buckets whose granules are listed, NULL-terminated */
 static GByteArray *membuf, *regbuf;
 
 static size_t slot_of(uint64_t pc)
@@ -358,6 +362,19 @@ static void report(const char *label, const uint64_t *from, unsigned int from_vc
 		g_string_append_printf(out, "insn-meter: phase=%s unclaimed-page=0x%" PRIx64 " insns=%" PRIu64 "\n",
 				       label, win_lo + ((uint64_t)(top[i].slot - SLOT_WINDOW) << win_shift),
 				       top[i].n);
+	/* the granules of the detail buckets, in address order */
+	for (size_t p = 0; detail && p < npages; p++) {
+		uint64_t n = 0;
+
+		if (owner[p] < 0 || !g_strv_contains((const gchar *const *)detail, bname[owner[p]]))
+			continue;
+		for (unsigned int v = 0; v < nv; v++)
+			n += now[(size_t)v * nslots + SLOT_WINDOW + p] -
+			     (from && v < from_vcpus ? from[(size_t)v * nslots + SLOT_WINDOW + p] : 0);
+		if (n)
+			g_string_append_printf(out, "insn-meter: phase=%s detail=%s addr=0x%" PRIx64 " insns=%" PRIu64 "\n",
+					       label, bname[owner[p]], win_lo + ((uint64_t)p << win_shift), n);
+	}
 	qemu_plugin_outs(out->str);
 	g_string_free(out, TRUE);
 	free(sum);
@@ -546,6 +563,7 @@ static void on_atexit(qemu_plugin_id_t id, void *udata)
 	free(regs);
 	g_free(phase);
 	g_free(ranges_path);
+	g_strfreev(detail);
 	g_byte_array_free(membuf, TRUE);
 	g_byte_array_free(regbuf, TRUE);
 	pthread_mutex_unlock(&lock);
@@ -584,8 +602,12 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 			win_hi = v;
 		} else if (klen == 5 && !strncmp(a, "shift", 5) && parse_u64(val, &v) && v >= 4 && v <= 24) {
 			win_shift = (unsigned int)v;
+		} else if (klen == 6 && !strncmp(a, "detail", 6) && *val) {
+			/* ':' separates: QEMU's option syntax takes ',' between arguments */
+			g_strfreev(detail);
+			detail = g_strsplit(val, ":", -1);
 		} else {
-			fprintf(stderr, "insn-meter: bad argument '%s' (ranges=FILE lo=ADDR hi=ADDR shift=4..24)\n", a);
+			fprintf(stderr, "insn-meter: bad argument '%s' (ranges=FILE lo=ADDR hi=ADDR shift=4..24 detail=B:B...)\n", a);
 			return -1;
 		}
 	}
