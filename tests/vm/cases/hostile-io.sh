@@ -156,7 +156,9 @@ io_one() {
 			dd if=/tmp/iopat of=$dev bs=64k oflag=direct conv=nocreat status=none 2>/tmp/ioerr && echo 'write ok' || echo \"write failed: \$(head -c 120 /tmp/ioerr)\"
 			echo \"path: \$(path_states hn-io$n)\"" 2>/dev/null); rc=$?
 		[ $rc = 125 ] && return 125
-		t0=$(echo "$out" | head -n 1) out=$(echo "$out" | tail -n +2 | tr '\n' ';' | sed 's/;$//')
+		# the guest's uptime when the read began: the first all-digits line
+		t0=$(echo "$out" | grep -m1 -x '[0-9][0-9.]*')
+		out=$(echo "$out" | grep -vx '[0-9][0-9.]*' | grep -v '^$' | tr '\n' ';' | sed 's/;$//')
 		case $rc in
 		0) res="ok: $out" ;;
 		3) case " $HOSTILE_MAY_BLOCK " in
