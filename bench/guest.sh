@@ -37,7 +37,7 @@ insn_syms() {
 	[ -n "${BENCH_INSN_DIR:-}" ] || return 0
 	old=$(cat "$kr")
 	echo 1 > "$kr"
-	grep ' \[' /proc/kallsyms
+	grep '\]$' /proc/kallsyms	# "ADDR t NAME<tab>[MODULE]"
 	echo "$old" > "$kr"
 }
 
