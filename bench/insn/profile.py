@@ -8,8 +8,9 @@ granule of a detail bucket that ran; the client's module symbols at that attach
 each granule lies in: the nearest symbol at or below it (the __pfx_ padding symbols of
 CONFIG_CALL_PADDING left out; with 16-byte function alignment a granule holds one
 function only, a translated block counting where it starts). Divided by fio's I/Os.
-Prints one markdown table per always_invalidate mode and cell: the TOP (15) functions by
-the largest value of any contender, min-max over rounds, and each contender's total.
+Prints one markdown table per always_invalidate mode and cell: each contender's TOP (15)
+functions side by side, ranked by the smaller of the rounds' values, shown min-max over
+rounds, and each contender's whole stack.
 """
 import bisect
 import glob
@@ -74,22 +75,24 @@ def main():
         d = per.setdefault((ai, cell), {}).setdefault(c, {})
         for name, n in fn.items():
             d.setdefault(name, []).append(n / ios)
+    def fmt(v):
+        return f"{min(v):,.0f}" if round(min(v)) == round(max(v)) else f"{min(v):,.0f}-{max(v):,.0f}"
+
     for (ai, cell), byc in sorted(per.items()):
         cs = sorted(byc)
-        names = {n for d in byc.values() for n in d if n != "(total)"}
-        best = sorted(names, key=lambda n: -max(min(byc[c].get(n, [0])) for c in cs))[:top]
+        ranked = {c: sorted((n for n in byc[c] if n != "(total)"), key=lambda n: -min(byc[c][n]))[:top]
+                  for c in cs}
         print(f"### always_invalidate={ai}, {cell}: instructions per I/O by function (min-max over rounds)\n")
-        print("| function | " + " | ".join(cs) + " |")
-        print("|---|" + "---|" * len(cs))
-        for n in best + ["(total)"]:
-            cells = []
+        print("| # | " + " | ".join(f"{c} | per I/O" for c in cs) + " |")
+        print("|---|" + "---|---|" * len(cs))
+        for i in range(max(len(r) for r in ranked.values())):
+            row = []
             for c in cs:
-                v = byc[c].get(n)
-                cells.append("-" if not v else (f"{min(v):,.0f}" if round(min(v)) == round(max(v))
-                                                else f"{min(v):,.0f}-{max(v):,.0f}"))
-            print(f"| {n} | " + " | ".join(cells) + " |")
+                n = ranked[c][i] if i < len(ranked[c]) else None
+                row += [n.split(":", 1)[1] if n else "", fmt(byc[c][n]) if n else ""]
+            print(f"| {i + 1} | " + " | ".join(row) + " |")
+        print("| | " + " | ".join(f"(all, module total) | {fmt(byc[c]['(total)'])}" for c in cs) + " |")
         print()
-
 
 if __name__ == "__main__":
     main()
