@@ -8,4 +8,4 @@ SERVER_SERIES=6.12
 CLIENT_SERIES=6.12
 CLIENT_STACK=ours
 export MP_CUTS=${MP_CUTS:-10}
-CASES="sysfs-compare sysfs-badinput mp-paths mp-failover mp-all-down mp-all-down-hold mp-server-restart"
+CASES="sysfs-compare sysfs-badinput mp-paths mp-ipv6 mp-failover mp-all-down mp-all-down-hold mp-server-restart"
