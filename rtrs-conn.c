@@ -537,22 +537,6 @@ void rtrs_con_destroy(struct rtrs_con *con)
 }
 
 /**
- * rtrs_rx_buf() - the buffer of a receive, synced for the CPU
- * @rx: a completed receive
- *
- * Return: RTRS_RX_SIZE bytes written by the device.
- */
-void *rtrs_rx_buf(struct rtrs_rx *rx)
-{
-	struct rtrs_con *con = rx->con;
-	u64 dma = con->rx_dma + rx->idx * RTRS_RX_SIZE;
-
-	ib_dma_sync_single_for_cpu(con->path->ib_dev, dma, RTRS_RX_SIZE,
-				   DMA_FROM_DEVICE);
-	return con->rx_buf + rx->idx * RTRS_RX_SIZE;
-}
-
-/**
  * rtrs_con_post_recv() - (re)post one receive of a connection
  * @rx: the receive
  *

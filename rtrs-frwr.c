@@ -139,17 +139,6 @@ int rtrs_frwr_local_inv(struct rtrs_req *req)
 }
 
 /**
- * rtrs_frwr_save() - remember a slot's MR state before preparing a post
- * @req: the slot
- * @saved: filled for rtrs_frwr_chain() and rtrs_frwr_restore()
- */
-void rtrs_frwr_save(const struct rtrs_req *req, struct rtrs_frwr_saved *saved)
-{
-	saved->key = req->mr->rkey;
-	saved->valid = req->mr_valid;
-}
-
-/**
  * rtrs_frwr_chain() - put a post's MR work requests in front of it
  * @req: the slot
  * @saved: its state from rtrs_frwr_save()
@@ -219,17 +208,4 @@ void rtrs_frwr_restore(struct rtrs_req *req,
 	/* The fresh key was never registered: the next map takes it again */
 	ib_update_fast_reg_key(req->mr, saved->key & 0xff);
 	req->mr_valid = saved->valid && !inv;
-}
-
-/**
- * rtrs_frwr_is_ours() - does an invalidation by the server name our MR
- * @req: the slot
- * @rkey: the rkey the server's SEND_WITH_INV named
- *
- * Return: true if @rkey is the key of @req's registered MR: the device has
- * invalidated it, so it is free again.
- */
-bool rtrs_frwr_is_ours(const struct rtrs_req *req, u32 rkey)
-{
-	return req->mr_valid && rkey == req->mr->rkey;
 }

@@ -88,17 +88,6 @@ bool rtrs_path_change_state(struct rtrs_path *path,
 }
 
 /**
- * rtrs_path_state() - the current state of a path
- * @path: the path
- *
- * Return: enum rtrs_path_state; may change right after.
- */
-enum rtrs_path_state rtrs_path_state(struct rtrs_path *path)
-{
-	return READ_ONCE(path->state);
-}
-
-/**
  * rtrs_path_error() - a path failed: start recovery once
  * @path: the path
  *

@@ -578,7 +578,37 @@ int rtrs_frwr_init(struct rtrs_req *req, struct ib_pd *pd, u32 max_pages);
 void rtrs_frwr_release(struct rtrs_req *req);
 int rtrs_frwr_map(struct rtrs_req *req, struct ib_reg_wr *reg, int access);
 int rtrs_frwr_local_inv(struct rtrs_req *req);
-void rtrs_frwr_save(const struct rtrs_req *req, struct rtrs_frwr_saved *saved);
+
+/*
+ * The two one-line helpers below are inline: each I/O calls them, and a call
+ * costs more instructions than their bodies (bench/insn/profile.py).
+ */
+
+/**
+ * rtrs_frwr_save() - remember a slot's MR state before preparing a post
+ * @req: the slot
+ * @saved: filled for rtrs_frwr_chain() and rtrs_frwr_restore()
+ */
+static inline void rtrs_frwr_save(const struct rtrs_req *req,
+				  struct rtrs_frwr_saved *saved)
+{
+	saved->key = req->mr->rkey;
+	saved->valid = req->mr_valid;
+}
+
+/**
+ * rtrs_frwr_is_ours() - does an invalidation by the server name our MR
+ * @req: the slot
+ * @rkey: the rkey the server's SEND_WITH_INV named
+ *
+ * Return: true if @rkey is the key of @req's registered MR: the device has
+ * invalidated it, so it is free again.
+ */
+static inline bool rtrs_frwr_is_ours(const struct rtrs_req *req, u32 rkey)
+{
+	return req->mr_valid && rkey == req->mr->rkey;
+}
+
 struct ib_send_wr *rtrs_frwr_chain(struct rtrs_req *req,
 				   const struct rtrs_frwr_saved *saved,
 				   struct ib_send_wr *inv, struct ib_reg_wr *reg,
@@ -587,7 +617,6 @@ void rtrs_frwr_restore(struct rtrs_req *req,
 		       const struct rtrs_frwr_saved *saved,
 		       const struct ib_send_wr *first,
 		       const struct ib_send_wr *bad);
-bool rtrs_frwr_is_ours(const struct rtrs_req *req, u32 rkey);
 
 /* rtrs-conn.c: one connection's CM, QP, CQ and receives */
 struct rtrs_con *rtrs_con_create(struct rtrs_path *path, unsigned int cid);
@@ -597,7 +626,26 @@ void rtrs_con_disconnect(struct rtrs_con *con);
 int rtrs_con_post_send(struct rtrs_con *con, struct ib_send_wr *first,
 		       struct ib_send_wr *last, const struct ib_send_wr **bad);
 int rtrs_con_post_recv(struct rtrs_rx *rx);
-void *rtrs_rx_buf(struct rtrs_rx *rx);
+
+/**
+ * rtrs_rx_buf() - the buffer of a receive, synced for the CPU
+ * @rx: a completed receive
+ *
+ * Inline: a read's response calls it (bench/insn: the call cost as much as
+ * the body).
+ *
+ * Return: RTRS_RX_SIZE bytes written by the device.
+ */
+static inline void *rtrs_rx_buf(struct rtrs_rx *rx)
+{
+	struct rtrs_con *con = rx->con;
+	u64 dma = con->rx_dma + rx->idx * RTRS_RX_SIZE;
+
+	ib_dma_sync_single_for_cpu(con->path->ib_dev, dma, RTRS_RX_SIZE,
+				   DMA_FROM_DEVICE);
+	return con->rx_buf + rx->idx * RTRS_RX_SIZE;
+}
+
 int rtrs_con_poll(struct rtrs_con *con);
 void rtrs_con_polled_get(struct rtrs_con *con);
 void rtrs_con_polled_put(struct rtrs_con *con);
@@ -616,7 +664,21 @@ void rtrs_path_wc_failed(struct rtrs_path *path, struct ib_wc *wc,
 			 const char *what);
 bool rtrs_path_change_state(struct rtrs_path *path,
 			    enum rtrs_path_state new_state);
-enum rtrs_path_state rtrs_path_state(struct rtrs_path *path);
+
+/**
+ * rtrs_path_state() - the current state of a path
+ * @path: the path
+ *
+ * Inline: path selection and every receive read it (bench/insn: a call
+ * costs more instructions than the load).
+ *
+ * Return: enum rtrs_path_state; may change right after.
+ */
+static inline enum rtrs_path_state rtrs_path_state(struct rtrs_path *path)
+{
+	return READ_ONCE(path->state);
+}
+
 int rtrs_path_reconnect_now(struct rtrs_path *path);
 void rtrs_path_info_abort(struct rtrs_path *path, int err);
 void rtrs_path_hb_rx(struct rtrs_path *path);
