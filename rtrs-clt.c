@@ -253,7 +253,7 @@ static struct rtrs_con *rtrs_poll_con(struct rtrs_path *path,
 		slot = READ_ONCE(hint->slot);
 	else
 		slot = permit->cpu_id;
-	return path->cons[path->irq_con_num + slot % nr];
+	return path->ep->cons[path->irq_con_num + slot % nr];
 }
 
 /* The connection of @path that carries @permit's requests */
@@ -263,11 +263,11 @@ static struct rtrs_con *rtrs_permit_con(struct rtrs_path *path,
 	struct rtrs_con *con;
 
 	if (permit->con_type == RTRS_ADMIN_CON)
-		return path->cons[0];
+		return path->ep->cons[0];
 	con = rtrs_poll_con(path, permit);
 	if (con)
 		return con;
-	return path->cons[permit->cpu_id % (path->irq_con_num - 1) + 1];
+	return path->ep->cons[permit->cpu_id % (path->irq_con_num - 1) + 1];
 }
 
 static void rtrs_path_account(struct rtrs_path *path, int dir, u32 bytes)
@@ -290,7 +290,7 @@ static int rtrs_clt_post_on(struct rtrs_path *path, struct rtrs_permit *permit,
 {
 	void *p;
 	size_t i;
-	struct rtrs_req *req = &path->reqs[permit->mem_id];
+	struct rtrs_req *req = &path->ep->reqs[permit->mem_id];
 	int err;
 
 	if (WARN_ON_ONCE(req->state != RTRS_REQ_IDLE))
@@ -526,9 +526,9 @@ static bool rtrs_clt_ctrl_inflight(struct rtrs_clt_sess *clt)
 		/* a CONNECTED path's slots stay until an RCU grace period */
 		if (!rtrs_path_usable(path))
 			continue;
-		for (i = 0; i < path->queue_depth && !busy; i++)
-			busy = READ_ONCE(path->reqs[i].state) != RTRS_REQ_IDLE &&
-			       READ_ONCE(path->reqs[i].con) == path->cons[0];
+		for (i = 0; i < path->ep->queue_depth && !busy; i++)
+			busy = READ_ONCE(path->ep->reqs[i].state) != RTRS_REQ_IDLE &&
+			       READ_ONCE(path->ep->reqs[i].con) == path->ep->cons[0];
 	}
 	rcu_read_unlock();
 	return busy;
@@ -808,7 +808,7 @@ int rtrs_clt_rdma_cq_direct(struct rtrs_clt_sess *clt, unsigned int index)
 			continue;
 		cnt = max(cnt, 0);
 		if (path->con_num > path->irq_con_num + slot)
-			cnt += rtrs_con_poll(path->cons[path->irq_con_num + slot]);
+			cnt += rtrs_con_poll(path->ep->cons[path->irq_con_num + slot]);
 	}
 	rcu_read_unlock();
 	if (cnt > 0)
@@ -846,7 +846,7 @@ EXPORT_SYMBOL(rtrs_clt_query);
 static void rtrs_clt_merge_limits(struct rtrs_clt_sess *clt,
 				  struct rtrs_path *path)
 {
-	u32 io = path->max_io, segs = path->max_pages_per_mr;
+	u32 io = path->ep->max_io, segs = path->ep->max_pages_per_mr;
 	struct rtrs_path *p;
 
 	lockdep_assert_held(&clt->limits_mutex);
@@ -855,8 +855,8 @@ static void rtrs_clt_merge_limits(struct rtrs_clt_sess *clt,
 		/* a CONNECTED path's limits stay until its teardown */
 		if (p == path || !rtrs_path_usable(p))
 			continue;
-		io = min(io, READ_ONCE(p->max_io));
-		segs = min(segs, READ_ONCE(p->max_pages_per_mr));
+		io = min(io, READ_ONCE(p->ep->max_io));
+		segs = min(segs, READ_ONCE(p->ep->max_pages_per_mr));
 	}
 	rcu_read_unlock();
 	WRITE_ONCE(clt->max_io_size, io);
@@ -876,20 +876,20 @@ static void rtrs_clt_merge_limits(struct rtrs_clt_sess *clt,
 int rtrs_clt_set_limits(struct rtrs_path *path)
 {
 	struct rtrs_clt_sess *clt = path->clt;
-	u32 segs = path->max_pages_per_mr;
+	u32 segs = path->ep->max_pages_per_mr;
 
 	mutex_lock(&clt->limits_mutex);
 	if (!clt->queue_depth) {
-		clt->queue_depth = path->queue_depth;
-		clt->max_hdr_size = path->hdr_size;
+		clt->queue_depth = path->ep->queue_depth;
+		clt->max_hdr_size = path->ep->hdr_size;
 		clt->max_segments = segs;
-		clt->max_io_size = path->max_io;
-	} else if (path->hdr_size >= clt->max_hdr_size) {
+		clt->max_io_size = path->ep->max_io;
+	} else if (path->ep->hdr_size >= clt->max_hdr_size) {
 		rtrs_clt_merge_limits(clt, path);
 	} else {
 		mutex_unlock(&clt->limits_mutex);
 		rtrs_path_err(path, "header size %u smaller than the session's %u\n",
-			      path->hdr_size, clt->max_hdr_size);
+			      path->ep->hdr_size, clt->max_hdr_size);
 		return -EINVAL;
 	}
 	mutex_unlock(&clt->limits_mutex);
@@ -1319,17 +1319,24 @@ static void rtrs_clt_port_work(struct work_struct *work)
 	enum ib_port_state st;
 	struct rtrs_clt_sess *clt;
 	struct rtrs_path *path;
+	bool down;
 
 	mutex_lock(&rtrs_sessions_mutex);
 	list_for_each_entry(clt, &rtrs_sessions, entry) {
 		mutex_lock(&clt->paths_mutex);
 		list_for_each_entry(path, &clt->paths_list, entry) {
-			/* ib_dev and hca_port are stable while CONNECTED */
-			if (!rtrs_path_usable(path) ||
-			    READ_ONCE(path->ib_dev) != d->dev ||
-			    ib_get_cached_port_state(d->dev, path->hca_port,
-						     &st) ||
-			    st == IB_PORT_ACTIVE)
+			/*
+			 * The endpoint and hca_port of a path found CONNECTED
+			 * stay until the end of the RCU read section
+			 */
+			rcu_read_lock();
+			down = rtrs_path_usable(path) &&
+			       path->ep->ib_dev == d->dev &&
+			       !ib_get_cached_port_state(d->dev, path->hca_port,
+							 &st) &&
+			       st != IB_PORT_ACTIVE;
+			rcu_read_unlock();
+			if (!down)
 				continue;
 			rtrs_path_err(path, "port %u is down\n",
 				      path->hca_port);

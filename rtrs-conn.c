@@ -199,21 +199,21 @@ static void rtrs_con_queue_sizes(struct rtrs_con *con, u32 *send_wr,
 				 u32 *recv_wr)
 {
 	struct rtrs_path *path = con->path;
-	u32 limit = path->ib_dev->attrs.max_qp_wr;
+	u32 limit = path->ep->ib_dev->attrs.max_qp_wr;
 
 	if (con->cid == 0) {
 		*send_wr = min_t(u32, limit, RTRS_SERVICE_RX_NUM + 2);
 		*recv_wr = min_t(u32, limit, RTRS_SERVICE_RX_NUM + 1);
 	} else {
-		*send_wr = min_t(u32, limit, 4 * path->queue_depth + 2);
+		*send_wr = min_t(u32, limit, 4 * path->ep->queue_depth + 2);
 		/* two receives per request: SEND_WITH_INV and the response */
-		*recv_wr = min_t(u32, limit, 2 * path->queue_depth + 1);
+		*recv_wr = min_t(u32, limit, 2 * path->ep->queue_depth + 1);
 	}
 }
 
 static int rtrs_con_alloc_rx(struct rtrs_con *con, u32 num)
 {
-	struct ib_device *dev = con->path->ib_dev;
+	struct ib_device *dev = con->path->ep->ib_dev;
 	u32 i;
 
 	con->rx = kcalloc(num, sizeof(*con->rx), GFP_KERNEL);
@@ -238,7 +238,7 @@ static int rtrs_con_alloc_rx(struct rtrs_con *con, u32 num)
 static void rtrs_con_free_rx(struct rtrs_con *con)
 {
 	if (con->rx_dma)
-		ib_dma_unmap_single(con->path->ib_dev, con->rx_dma,
+		ib_dma_unmap_single(con->path->ep->ib_dev, con->rx_dma,
 				    con->rx_num * RTRS_RX_SIZE, DMA_FROM_DEVICE);
 	con->rx_dma = 0;
 	kfree(con->rx_buf);
@@ -257,12 +257,12 @@ static int rtrs_con_create_qp(struct rtrs_con *con)
 
 	rtrs_con_queue_sizes(con, &send_wr, &recv_wr);
 	con->nr_cqe = send_wr + recv_wr;
-	vector = con->cpu % path->ib_dev->num_comp_vectors;
+	vector = con->cpu % path->ep->ib_dev->num_comp_vectors;
 	if (con->polled)
-		con->cq = ib_alloc_cq(path->ib_dev, con, con->nr_cqe, vector,
+		con->cq = ib_alloc_cq(path->ep->ib_dev, con, con->nr_cqe, vector,
 				      IB_POLL_DIRECT);
 	else
-		con->cq = ib_cq_pool_get(path->ib_dev, con->nr_cqe, vector,
+		con->cq = ib_cq_pool_get(path->ep->ib_dev, con->nr_cqe, vector,
 					 IB_POLL_SOFTIRQ);
 	if (IS_ERR(con->cq)) {
 		err = PTR_ERR(con->cq);
@@ -276,11 +276,11 @@ static int rtrs_con_create_qp(struct rtrs_con *con)
 	attr.recv_cq = con->cq;
 	attr.cap.max_send_wr = send_wr;
 	attr.cap.max_recv_wr = recv_wr;
-	attr.cap.max_send_sge = path->max_send_sge;
+	attr.cap.max_send_sge = path->ep->max_send_sge;
 	attr.cap.max_recv_sge = 1;
 	attr.sq_sig_type = IB_SIGNAL_REQ_WR;
 	attr.qp_type = IB_QPT_RC;
-	err = rdma_create_qp(con->cm_id, path->pd, &attr);
+	err = rdma_create_qp(con->cm_id, path->ep->pd, &attr);
 	if (err)
 		return err;
 	con->qp = con->cm_id->qp;
@@ -394,30 +394,31 @@ struct rtrs_con *rtrs_con_create(struct rtrs_path *path, unsigned int cid)
 static int rtrs_con_bind_device(struct rtrs_con *con)
 {
 	struct rtrs_path *path = con->path;
+	struct rtrs_ep *ep = path->ep;
 	struct ib_device *dev = con->cm_id->device;
 
 	if (con->cid)
-		return dev == path->ib_dev ? 0 : -EXDEV;
+		return dev == ep->ib_dev ? 0 : -EXDEV;
 	if (!(dev->attrs.device_cap_flags & IB_DEVICE_MEM_MGT_EXTENSIONS))
 		return -EOPNOTSUPP;
-	path->pd = ib_alloc_pd(dev, 0);
-	if (IS_ERR(path->pd)) {
-		int err = PTR_ERR(path->pd);
+	ep->pd = ib_alloc_pd(dev, 0);
+	if (IS_ERR(ep->pd)) {
+		int err = PTR_ERR(ep->pd);
 
-		path->pd = NULL;
+		ep->pd = NULL;
 		return err;
 	}
-	path->ib_dev = dev;
+	ep->ib_dev = dev;
 	strscpy(path->hca_name, dev_name(&dev->dev), sizeof(path->hca_name));
 	path->hca_port = con->cm_id->port_num;
-	path->max_pages_per_mr = min3(RTRS_MAX_SEGMENTS,
-				      dev->attrs.max_fast_reg_page_list_len,
-				      (u32)(dev->attrs.max_mr_size >>
-					    ilog2(RTRS_MR_PAGE_SIZE)));
+	ep->max_pages_per_mr = min3(RTRS_MAX_SEGMENTS,
+				    dev->attrs.max_fast_reg_page_list_len,
+				    (u32)(dev->attrs.max_mr_size >>
+					  ilog2(RTRS_MR_PAGE_SIZE)));
 	/* one SGE for the header, the rest for unregistered write data */
-	path->max_send_sge = min_t(u32, dev->attrs.max_send_sge,
-				   RTRS_MAX_SEND_SGE);
-	if (path->max_send_sge < 2 || !path->max_pages_per_mr)
+	ep->max_send_sge = min_t(u32, dev->attrs.max_send_sge,
+				 RTRS_MAX_SEND_SGE);
+	if (ep->max_send_sge < 2 || !ep->max_pages_per_mr)
 		return -EOPNOTSUPP;
 	return 0;
 }
@@ -549,7 +550,7 @@ int rtrs_con_post_recv(struct rtrs_rx *rx)
 	struct ib_sge sge = {
 		.addr	= con->rx_dma + rx->idx * RTRS_RX_SIZE,
 		.length	= RTRS_RX_SIZE,
-		.lkey	= con->path->pd->local_dma_lkey,
+		.lkey	= con->path->ep->pd->local_dma_lkey,
 	};
 	struct ib_recv_wr wr = {
 		.wr_cqe	 = &rx->cqe,
@@ -559,7 +560,7 @@ int rtrs_con_post_recv(struct rtrs_rx *rx)
 
 	if (rtrs_should_fail_post())
 		return -ENOMEM;
-	ib_dma_sync_single_for_device(con->path->ib_dev, sge.addr,
+	ib_dma_sync_single_for_device(con->path->ep->ib_dev, sge.addr,
 				      RTRS_RX_SIZE, DMA_FROM_DEVICE);
 	return ib_post_recv(con->qp, &wr, NULL);
 }
@@ -579,7 +580,7 @@ int rtrs_con_post_recv(struct rtrs_rx *rx)
 int rtrs_con_post_send(struct rtrs_con *con, struct ib_send_wr *first,
 		       struct ib_send_wr *last, const struct ib_send_wr **bad)
 {
-	u32 interval = con->path->signal_interval ?: 1;
+	u32 interval = con->path->ep->signal_interval ?: 1;
 
 	if (rtrs_should_fail_post()) {
 		if (bad)

@@ -63,7 +63,7 @@ MODULE_PARM_DESC(remote_invalidate,
 static void rtrs_req_unmap(struct rtrs_req *req)
 {
 	if (req->nents) {
-		ib_dma_unmap_sg(req->path->ib_dev, req->sgl, req->sg_cnt,
+		ib_dma_unmap_sg(req->path->ep->ib_dev, req->sgl, req->sg_cnt,
 				req->dir == READ ? DMA_FROM_DEVICE :
 						   DMA_TO_DEVICE);
 		req->nents = 0;
@@ -175,11 +175,11 @@ static int rtrs_req_write_data(struct rtrs_req *req, struct ib_reg_wr *reg,
 	struct scatterlist *sg;
 	int i;
 
-	if (req->nents < path->max_send_sge) {
+	if (req->nents < path->ep->max_send_sge) {
 		for_each_sg(req->sgl, sg, req->nents, i) {
 			req->sge[i].addr = sg_dma_address(sg);
 			req->sge[i].length = sg_dma_len(sg);
-			req->sge[i].lkey = path->pd->local_dma_lkey;
+			req->sge[i].lkey = path->ep->pd->local_dma_lkey;
 		}
 		*num_sge = req->nents;
 		return 0;
@@ -247,12 +247,12 @@ struct rtrs_req_mapping {
 static int rtrs_req_map(struct rtrs_req *req, struct rtrs_req_mapping *m)
 {
 	struct rtrs_path *path = req->path;
-	struct ib_device *dev = path->ib_dev;
+	struct ib_device *dev = path->ep->ib_dev;
 	u32 hdr_len, offset;
 	int err;
 
 	m->num_sge = 0;
-	m->raddr = path->rbufs[req->permit->mem_id].addr;
+	m->raddr = path->ep->rbufs[req->permit->mem_id].addr;
 	m->reg.wr.opcode = IB_WR_SEND;	/* no registration (yet) */
 	rtrs_frwr_save(req, &m->saved);
 	if (req->sg_cnt) {
@@ -297,14 +297,14 @@ static int rtrs_req_map(struct rtrs_req *req, struct rtrs_req_mapping *m)
 		offset = req->data_len + req->usr_len;
 		m->raddr += req->data_len;
 	}
-	err = rtrs_io_req_imm(req->permit->mem_id, offset, &path->params,
+	err = rtrs_io_req_imm(req->permit->mem_id, offset, &path->ep->params,
 			      &m->imm);
 	if (err)
 		goto unmap_mr;
 
 	req->sge[m->num_sge].addr = req->hdr_dma;
 	req->sge[m->num_sge].length = req->usr_len + hdr_len;
-	req->sge[m->num_sge].lkey = path->pd->local_dma_lkey;
+	req->sge[m->num_sge].lkey = path->ep->pd->local_dma_lkey;
 	m->num_sge++;
 	ib_dma_sync_single_for_device(dev, req->hdr_dma, req->usr_len + hdr_len,
 				      DMA_TO_DEVICE);
@@ -339,7 +339,7 @@ static __always_inline int rtrs_req_send(struct rtrs_req *req,
 {
 	struct rtrs_path *path = req->path;
 	struct rtrs_con *con = req->con;
-	struct rtrs_rbuf *rbuf = &path->rbufs[req->permit->mem_id];
+	struct rtrs_rbuf *rbuf = &path->ep->rbufs[req->permit->mem_id];
 	struct ib_send_wr stale_inv, *first;
 	const struct ib_send_wr *bad;
 	struct ib_rdma_wr wr = {};
@@ -412,8 +412,8 @@ int rtrs_req_post(struct rtrs_req *req, struct rtrs_con *con)
 	struct rtrs_req_mapping m;
 	int err;
 
-	if (req->data_len > req->path->max_io ||
-	    req->usr_len + rtrs_req_hdr_len(req) > req->path->hdr_size)
+	if (req->data_len > req->path->ep->max_io ||
+	    req->usr_len + rtrs_req_hdr_len(req) > req->path->ep->hdr_size)
 		return -EMSGSIZE;
 	/* before the map: its trace events name the connection */
 	req->con = con;
@@ -433,14 +433,14 @@ static int rtrs_rx_io_rsp(struct rtrs_con *con, u32 imm, const void *buf,
 	u32 id, rkey;
 	int status, err;
 
-	err = rtrs_io_rsp_parse(rtrs_imm_payload(imm), path->queue_depth, &id,
+	err = rtrs_io_rsp_parse(rtrs_imm_payload(imm), path->ep->queue_depth, &id,
 				&status);
 	if (err) {
 		rtrs_path_err_rl(path, "response for chunk %u of %u\n", id,
-				 path->queue_depth);
+				 path->ep->queue_depth);
 		return err;
 	}
-	req = &path->reqs[id];
+	req = &path->ep->reqs[id];
 	/* pairs with the poster's smp_store_release() */
 	if (smp_load_acquire(&req->state) != RTRS_REQ_POSTED ||
 	    req->con != con) {
@@ -458,14 +458,14 @@ static int rtrs_rx_io_rsp(struct rtrs_con *con, u32 imm, const void *buf,
 		return -EPROTO;
 	}
 	if (buf) {
-		if (!(path->params.flags & RTRS_MSG_NEW_RKEY_F) ||
-		    rtrs_rkey_rsp_parse(buf, len, path->queue_depth, id,
+		if (!(path->ep->params.flags & RTRS_MSG_NEW_RKEY_F) ||
+		    rtrs_rkey_rsp_parse(buf, len, path->ep->queue_depth, id,
 					&rkey)) {
 			rtrs_path_err_rl(path, "bad rkey response for chunk %u\n",
 					 id);
 			return -EPROTO;
 		}
-		path->rbufs[id].rkey = rkey;
+		path->ep->rbufs[id].rkey = rkey;
 	}
 	req->status = status;
 	req->rsp_inv = w_inv;
@@ -513,7 +513,7 @@ static int rtrs_rx_imm(struct rtrs_con *con, u32 imm, const void *buf,
 static int rtrs_rx_inv(struct rtrs_con *con, u32 rkey, u32 len)
 {
 	struct rtrs_path *path = con->path;
-	struct rtrs_req *req = xa_load(&path->mr_slots, rkey >> 8);
+	struct rtrs_req *req = xa_load(&path->ep->mr_slots, rkey >> 8);
 
 	/* smp_load_acquire(): pairs with the poster's store of POSTED */
 	if (len || !req || smp_load_acquire(&req->state) != RTRS_REQ_POSTED ||
@@ -600,10 +600,10 @@ void rtrs_path_fail_reqs(struct rtrs_path *path)
 {
 	u32 i;
 
-	if (!path->reqs)
+	if (!path->ep || !path->ep->reqs)
 		return;
-	for (i = 0; i < path->queue_depth; i++) {
-		struct rtrs_req *req = &path->reqs[i];
+	for (i = 0; i < path->ep->queue_depth; i++) {
+		struct rtrs_req *req = &path->ep->reqs[i];
 		struct rtrs_permit *permit;
 		struct rtrs_clt_req_ops ops;
 		int err;

@@ -147,8 +147,8 @@ static bool rtrs_path_io_timed_out(struct rtrs_path *path)
 
 	if (!tmo || !atomic_read(&path->inflight))
 		return false;
-	for (i = 0; i < path->queue_depth; i++) {
-		struct rtrs_req *req = &path->reqs[i];
+	for (i = 0; i < path->ep->queue_depth; i++) {
+		struct rtrs_req *req = &path->ep->reqs[i];
 
 		if (READ_ONCE(req->state) == RTRS_REQ_POSTED &&
 		    time_after(now, READ_ONCE(req->posted_at) +
@@ -194,7 +194,7 @@ static bool rtrs_path_hb_send(struct rtrs_path *path, u32 type,
 		},
 	};
 
-	if (rtrs_con_post_send(path->cons[0], &wr.wr, &wr.wr, NULL)) {
+	if (rtrs_con_post_send(path->ep->cons[0], &wr.wr, &wr.wr, NULL)) {
 		rtrs_path_err_rl(path, "heartbeat post failed\n");
 		rtrs_path_error(path);
 		return false;
@@ -261,56 +261,53 @@ void rtrs_path_hb_ack(struct rtrs_path *path)
 
 /* ------------------------------------------------------------ connect */
 
-/* Free what rtrs_path_alloc_reqs() allocated, from any point of it */
-static void rtrs_path_free_reqs(struct rtrs_path *path)
+/* Free what rtrs_ep_alloc_reqs() allocated, from any point of it */
+static void rtrs_ep_free_reqs(struct rtrs_ep *ep)
 {
 	u32 i;
 
-	kvfree(path->rbufs);
-	path->rbufs = NULL;
-	if (!path->reqs)
+	kvfree(ep->rbufs);
+	if (!ep->reqs)
 		return;
-	for (i = 0; i < path->queue_depth; i++) {
-		struct rtrs_req *req = &path->reqs[i];
+	for (i = 0; i < ep->queue_depth; i++) {
+		struct rtrs_req *req = &ep->reqs[i];
 
 		rtrs_frwr_release(req);
 		if (req->hdr_dma)
-			ib_dma_unmap_single(path->ib_dev, req->hdr_dma,
-					    path->hdr_size, DMA_TO_DEVICE);
+			ib_dma_unmap_single(ep->ib_dev, req->hdr_dma,
+					    ep->hdr_size, DMA_TO_DEVICE);
 		kfree(req->hdr);
 	}
-	kvfree(path->reqs);
-	path->reqs = NULL;
-	xa_destroy(&path->mr_slots);
+	kvfree(ep->reqs);
 }
 
-static int rtrs_path_alloc_reqs(struct rtrs_path *path)
+static int rtrs_ep_alloc_reqs(struct rtrs_ep *ep)
 {
-	u32 i, qd = path->queue_depth;
+	u32 i, qd = ep->queue_depth;
 	int err;
 
-	path->rbufs = kvcalloc(qd, sizeof(*path->rbufs), GFP_KERNEL);
-	path->reqs = kvcalloc(qd, sizeof(*path->reqs), GFP_KERNEL);
-	if (!path->reqs || !path->rbufs)
+	ep->rbufs = kvcalloc(qd, sizeof(*ep->rbufs), GFP_KERNEL);
+	ep->reqs = kvcalloc(qd, sizeof(*ep->reqs), GFP_KERNEL);
+	if (!ep->reqs || !ep->rbufs)
 		return -ENOMEM;
 	for (i = 0; i < qd; i++) {
-		struct rtrs_req *req = &path->reqs[i];
+		struct rtrs_req *req = &ep->reqs[i];
 		u64 dma;
 
-		req->path = path;
+		req->path = ep->path;
 		rtrs_req_init_cqes(req);
-		req->hdr = kmalloc(path->hdr_size, GFP_KERNEL);
+		req->hdr = kmalloc(ep->hdr_size, GFP_KERNEL);
 		if (!req->hdr)
 			return -ENOMEM;
-		dma = ib_dma_map_single(path->ib_dev, req->hdr, path->hdr_size,
+		dma = ib_dma_map_single(ep->ib_dev, req->hdr, ep->hdr_size,
 					DMA_TO_DEVICE);
-		if (ib_dma_mapping_error(path->ib_dev, dma))
+		if (ib_dma_mapping_error(ep->ib_dev, dma))
 			return -ENOMEM;
 		req->hdr_dma = dma;
-		err = rtrs_frwr_init(req, path->pd, path->max_pages_per_mr);
+		err = rtrs_frwr_init(req, ep->pd, ep->max_pages_per_mr);
 		if (err)
 			return err;
-		err = xa_insert(&path->mr_slots, req->mr->rkey >> 8, req,
+		err = xa_insert(&ep->mr_slots, req->mr->rkey >> 8, req,
 				GFP_KERNEL);
 		if (err)
 			return err;
@@ -325,7 +322,8 @@ static int rtrs_path_alloc_reqs(struct rtrs_path *path)
  */
 static int rtrs_path_take_params(struct rtrs_path *path)
 {
-	struct rtrs_con *con = path->cons[0];
+	struct rtrs_ep *ep = path->ep;
+	struct rtrs_con *con = ep->cons[0];
 	struct rtrs_conn_params *p = &con->rsp;
 	struct rtrs_clt_sess *clt = path->clt;
 	u32 qd = min_t(u32, p->queue_depth, RTRS_CLT_MAX_QUEUE_DEPTH);
@@ -335,12 +333,12 @@ static int rtrs_path_take_params(struct rtrs_path *path)
 			      p->queue_depth, clt->queue_depth);
 		return -EINVAL;
 	}
-	path->params = *p;
-	path->queue_depth = qd;
-	path->hdr_size = min_t(u32, p->max_hdr_size, RTRS_CLT_MAX_HDR_SIZE);
-	path->max_io = min_t(u32, p->max_io_size,
-			     path->max_pages_per_mr * RTRS_MR_PAGE_SIZE);
-	path->signal_interval = min_t(u32, qd, RTRS_SERVICE_QUEUE_DEPTH);
+	ep->params = *p;
+	ep->queue_depth = qd;
+	ep->hdr_size = min_t(u32, p->max_hdr_size, RTRS_CLT_MAX_HDR_SIZE);
+	ep->max_io = min_t(u32, p->max_io_size,
+			   ep->max_pages_per_mr * RTRS_MR_PAGE_SIZE);
+	ep->signal_interval = min_t(u32, qd, RTRS_SERVICE_QUEUE_DEPTH);
 	/* the real source address, for sysfs and for the server's checks */
 	memcpy(&path->src_addr, &con->cm_id->route.addr.src_addr,
 	       sizeof(path->src_addr));
@@ -351,42 +349,42 @@ static int rtrs_path_take_params(struct rtrs_path *path)
 
 static void rtrs_path_info_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 {
-	struct rtrs_path *path = container_of(wc->wr_cqe, struct rtrs_path,
-					      info_cqe);
+	struct rtrs_ep *ep = container_of(wc->wr_cqe, struct rtrs_ep,
+					  info_cqe);
+	struct rtrs_path *path = ep->path;
 
 	if (wc->status != IB_WC_SUCCESS) {
-		path->info_err = -ECONNRESET;
+		ep->info_err = -ECONNRESET;
 	} else if (wc->opcode != IB_WC_RECV ||
 		   (wc->wc_flags & (IB_WC_WITH_IMM | IB_WC_WITH_INVALIDATE))) {
 		/* the first receive on connection 0 must be a plain SEND */
 		rtrs_path_err(path, "info response expected, got opcode %d flags %#x\n",
 			      wc->opcode, wc->wc_flags);
-		path->info_err = -EPROTO;
+		ep->info_err = -EPROTO;
 	} else {
-		ib_dma_sync_single_for_cpu(path->ib_dev, path->info_rsp_dma,
-					   path->info_rsp_len, DMA_FROM_DEVICE);
+		ib_dma_sync_single_for_cpu(ep->ib_dev, ep->info_rsp_dma,
+					   ep->info_rsp_len, DMA_FROM_DEVICE);
 		atomic_set(&path->hb_missed, 0);
-		path->info_err = rtrs_info_rsp_parse(path->info_rsp,
-						     min_t(u32, wc->byte_len,
-							   path->info_rsp_len),
-						     &path->params,
-						     path->rbufs,
-						     path->queue_depth);
-		if (path->info_err)
+		ep->info_err = rtrs_info_rsp_parse(ep->info_rsp,
+						   min_t(u32, wc->byte_len,
+							 ep->info_rsp_len),
+						   &ep->params, ep->rbufs,
+						   ep->queue_depth);
+		if (ep->info_err)
 			rtrs_path_err(path, "bad info response (%u bytes)\n",
 				      wc->byte_len);
 	}
-	complete(&path->info_done);
+	complete(&ep->info_done);
 }
 
 static void rtrs_path_info_tx_done(struct ib_cq *cq, struct ib_wc *wc)
 {
-	struct rtrs_path *path = container_of(wc->wr_cqe, struct rtrs_path,
-					      info_tx_cqe);
+	struct rtrs_ep *ep = container_of(wc->wr_cqe, struct rtrs_ep,
+					  info_tx_cqe);
 
 	if (wc->status != IB_WC_SUCCESS) {
-		path->info_err = -ECONNRESET;
-		complete(&path->info_done);
+		ep->info_err = -ECONNRESET;
+		complete(&ep->info_done);
 	}
 }
 
@@ -397,73 +395,70 @@ static void rtrs_path_info_tx_done(struct ib_cq *cq, struct ib_wc *wc)
  *
  * A server that disconnects instead of answering the info request would
  * otherwise keep the connect waiting for the whole info timeout. Harmless
- * outside an info exchange: the next one starts with reinit_completion().
+ * outside an info exchange: the next connect has an endpoint of its own.
  *
- * Context: the CM event handler.
+ * Context: the CM event handler of connection 0, which runs only while
+ * @path's endpoint holds that connection.
  */
 void rtrs_path_info_abort(struct rtrs_path *path, int err)
 {
-	path->info_err = err;
-	complete(&path->info_done);
+	path->ep->info_err = err;
+	complete(&path->ep->info_done);
 }
 
-static void rtrs_path_free_info(struct rtrs_path *path)
+static void rtrs_ep_free_info(struct rtrs_ep *ep)
 {
-	if (path->info_rsp_dma)
-		ib_dma_unmap_single(path->ib_dev, path->info_rsp_dma,
-				    path->info_rsp_len, DMA_FROM_DEVICE);
-	path->info_rsp_dma = 0;
-	kfree(path->info_rsp);
-	path->info_rsp = NULL;
-	if (path->info_req_dma)
-		ib_dma_unmap_single(path->ib_dev, path->info_req_dma,
+	if (ep->info_rsp_dma)
+		ib_dma_unmap_single(ep->ib_dev, ep->info_rsp_dma,
+				    ep->info_rsp_len, DMA_FROM_DEVICE);
+	kfree(ep->info_rsp);
+	if (ep->info_req_dma)
+		ib_dma_unmap_single(ep->ib_dev, ep->info_req_dma,
 				    sizeof(struct rtrs_msg_info_req),
 				    DMA_TO_DEVICE);
-	path->info_req_dma = 0;
-	kfree(path->info_req);
-	path->info_req = NULL;
+	kfree(ep->info_req);
 }
 
-static int rtrs_path_map_info(struct rtrs_path *path)
+static int rtrs_ep_map_info(struct rtrs_ep *ep)
 {
-	struct ib_device *dev = path->ib_dev;
+	struct ib_device *dev = ep->ib_dev;
 	u64 dma;
 
-	path->info_rsp_len = sizeof(struct rtrs_msg_info_rsp) +
-		path->params.queue_depth * sizeof(struct rtrs_sg_desc);
-	path->info_rsp = kmalloc(path->info_rsp_len, GFP_KERNEL);
-	path->info_req = kmalloc(sizeof(*path->info_req), GFP_KERNEL);
-	if (!path->info_rsp || !path->info_req)
+	ep->info_rsp_len = sizeof(struct rtrs_msg_info_rsp) +
+		ep->params.queue_depth * sizeof(struct rtrs_sg_desc);
+	ep->info_rsp = kmalloc(ep->info_rsp_len, GFP_KERNEL);
+	ep->info_req = kmalloc(sizeof(*ep->info_req), GFP_KERNEL);
+	if (!ep->info_rsp || !ep->info_req)
 		return -ENOMEM;
-	if (rtrs_info_req_init(path->info_req, path->clt->sessname))
+	if (rtrs_info_req_init(ep->info_req, ep->path->clt->sessname))
 		return -EINVAL;
 
-	dma = ib_dma_map_single(dev, path->info_rsp, path->info_rsp_len,
+	dma = ib_dma_map_single(dev, ep->info_rsp, ep->info_rsp_len,
 				DMA_FROM_DEVICE);
 	if (ib_dma_mapping_error(dev, dma))
 		return -ENOMEM;
-	path->info_rsp_dma = dma;
-	dma = ib_dma_map_single(dev, path->info_req,
+	ep->info_rsp_dma = dma;
+	dma = ib_dma_map_single(dev, ep->info_req,
 				sizeof(struct rtrs_msg_info_req), DMA_TO_DEVICE);
 	if (ib_dma_mapping_error(dev, dma))
 		return -ENOMEM;
-	path->info_req_dma = dma;
+	ep->info_req_dma = dma;
 	return 0;
 }
 
 /* The info exchange on connection 0: our name, the server's chunk table */
-static int rtrs_path_info_exchange(struct rtrs_path *path)
+static int rtrs_ep_info_exchange(struct rtrs_ep *ep)
 {
-	struct rtrs_con *con = path->cons[0];
+	struct rtrs_con *con = ep->cons[0];
 	struct ib_sge rx_sge, tx_sge;
 	struct ib_recv_wr rx = {
-		.wr_cqe	 = &path->info_cqe,
+		.wr_cqe	 = &ep->info_cqe,
 		.sg_list = &rx_sge,
 		.num_sge = 1,
 	};
 	struct ib_send_wr tx = {
 		.opcode	    = IB_WR_SEND,
-		.wr_cqe	    = &path->info_tx_cqe,
+		.wr_cqe	    = &ep->info_tx_cqe,
 		.sg_list    = &tx_sge,
 		.num_sge    = 1,
 		.send_flags = IB_SEND_SIGNALED,
@@ -471,36 +466,34 @@ static int rtrs_path_info_exchange(struct rtrs_path *path)
 	unsigned long tmo = msecs_to_jiffies(RTRS_CONNECT_TIMEOUT_MS);
 	int err;
 
-	err = rtrs_path_map_info(path);
+	err = rtrs_ep_map_info(ep);
 	if (err)
 		return err;
 	rx_sge = (struct ib_sge) {
-		.addr	= path->info_rsp_dma,
-		.length	= path->info_rsp_len,
-		.lkey	= path->pd->local_dma_lkey,
+		.addr	= ep->info_rsp_dma,
+		.length	= ep->info_rsp_len,
+		.lkey	= ep->pd->local_dma_lkey,
 	};
 	tx_sge = (struct ib_sge) {
-		.addr	= path->info_req_dma,
+		.addr	= ep->info_req_dma,
 		.length	= sizeof(struct rtrs_msg_info_req),
-		.lkey	= path->pd->local_dma_lkey,
+		.lkey	= ep->pd->local_dma_lkey,
 	};
-	path->info_cqe.done = rtrs_path_info_rx_done;
-	path->info_tx_cqe.done = rtrs_path_info_tx_done;
-	path->info_err = 0;
-	reinit_completion(&path->info_done);
+	ep->info_cqe.done = rtrs_path_info_rx_done;
+	ep->info_tx_cqe.done = rtrs_path_info_tx_done;
 
 	err = ib_post_recv(con->qp, &rx, NULL);
 	if (err)
 		return err;
-	ib_dma_sync_single_for_device(path->ib_dev, path->info_req_dma,
+	ib_dma_sync_single_for_device(ep->ib_dev, ep->info_req_dma,
 				      sizeof(struct rtrs_msg_info_req),
 				      DMA_TO_DEVICE);
 	err = ib_post_send(con->qp, &tx, NULL);
 	if (err)
 		return err;
-	if (!wait_for_completion_timeout(&path->info_done, tmo))
+	if (!wait_for_completion_timeout(&ep->info_done, tmo))
 		return -ETIMEDOUT;
-	return path->info_err;
+	return ep->info_err;
 }
 
 static int rtrs_path_post_rx(struct rtrs_path *path)
@@ -510,7 +503,7 @@ static int rtrs_path_post_rx(struct rtrs_path *path)
 	int err;
 
 	for (cid = 0; cid < path->con_num; cid++) {
-		struct rtrs_con *con = path->cons[cid];
+		struct rtrs_con *con = path->ep->cons[cid];
 
 		for (i = 0; i < con->rx_num; i++) {
 			err = rtrs_con_post_recv(&con->rx[i]);
@@ -522,32 +515,62 @@ static int rtrs_path_post_rx(struct rtrs_path *path)
 }
 
 /*
+ * Free an endpoint whole, from any point of its connect. Every QP is
+ * drained (rtrs_con_disconnect()) and every request handed back first.
+ */
+static void rtrs_ep_free(struct rtrs_ep *ep, unsigned int con_num)
+{
+	unsigned int cid;
+
+	rtrs_ep_free_reqs(ep);
+	xa_destroy(&ep->mr_slots);
+	rtrs_ep_free_info(ep);
+	if (ep->cons) {
+		for (cid = 0; cid < con_num; cid++)
+			rtrs_con_destroy(ep->cons[cid]);
+		kfree(ep->cons);
+	}
+	if (ep->pd)
+		ib_dealloc_pd(ep->pd);
+	kfree(ep);
+}
+
+/*
  * Build and connect everything; on error the caller tears down. Called
- * with init_mutex held and the path CONNECTING.
+ * with init_mutex held, the path CONNECTING and without an endpoint.
  */
 static int rtrs_path_connect(struct rtrs_path *path)
 {
+	struct rtrs_ep *ep;
 	unsigned int cid;
 	int err;
 
 	lockdep_assert_held(&path->init_mutex);
 	path->recon_cnt++;
-	path->cons = kcalloc(path->con_num, sizeof(*path->cons), GFP_KERNEL);
-	if (!path->cons)
+	ep = kzalloc(sizeof(*ep), GFP_KERNEL);
+	if (!ep)
+		return -ENOMEM;
+	ep->path = path;
+	xa_init(&ep->mr_slots);
+	init_completion(&ep->info_done);
+	/* from here the teardown frees it, whatever the connect got to */
+	path->ep = ep;
+	ep->cons = kcalloc(path->con_num, sizeof(*ep->cons), GFP_KERNEL);
+	if (!ep->cons)
 		return -ENOMEM;
 	for (cid = 0; cid < path->con_num; cid++) {
-		path->cons[cid] = rtrs_con_create(path, cid);
-		if (!path->cons[cid])
+		ep->cons[cid] = rtrs_con_create(path, cid);
+		if (!ep->cons[cid])
 			return -ENOMEM;
-		err = rtrs_con_connect(path->cons[cid]);
+		err = rtrs_con_connect(ep->cons[cid]);
 		if (!err && cid == 0)
 			err = rtrs_path_take_params(path);
 		if (err)
 			return err;
 	}
-	err = rtrs_path_alloc_reqs(path);
+	err = rtrs_ep_alloc_reqs(ep);
 	if (!err)
-		err = rtrs_path_info_exchange(path);
+		err = rtrs_ep_info_exchange(ep);
 	if (!err)
 		err = rtrs_path_post_rx(path);
 	if (!err)
@@ -558,33 +581,26 @@ static int rtrs_path_connect(struct rtrs_path *path)
 /* Undo rtrs_path_connect(), from any point; init_mutex held */
 static void rtrs_path_teardown(struct rtrs_path *path)
 {
+	struct rtrs_ep *ep = path->ep;
 	unsigned int cid;
 
 	lockdep_assert_held(&path->init_mutex);
 	cancel_delayed_work_sync(&path->hb_dwork);
 	synchronize_rcu();
-	if (path->cons)
+	if (ep && ep->cons)
 		for (cid = 0; cid < path->con_num; cid++)
-			if (path->cons[cid])
-				rtrs_con_disconnect(path->cons[cid]);
+			if (ep->cons[cid])
+				rtrs_con_disconnect(ep->cons[cid]);
 	rtrs_path_fail_reqs(path);
 	if (path->up) {
 		path->up = false;
 		rtrs_clt_path_down(path);
 	}
-	rtrs_path_free_reqs(path);
-	rtrs_path_free_info(path);
-	if (path->cons) {
-		for (cid = 0; cid < path->con_num; cid++)
-			rtrs_con_destroy(path->cons[cid]);
-		kfree(path->cons);
-		path->cons = NULL;
+	if (ep) {
+		/* not before: the CM handlers may run until each cm_id is gone */
+		rtrs_ep_free(ep, path->con_num);
+		path->ep = NULL;
 	}
-	if (path->pd) {
-		ib_dealloc_pd(path->pd);
-		path->pd = NULL;
-	}
-	path->ib_dev = NULL;
 	atomic_set(&path->hb_missed, 0);
 	/* the drain completed (flushed) any ack in flight */
 	atomic_set(&path->hb_ack_busy, 0);
@@ -817,7 +833,7 @@ void rtrs_path_close(struct rtrs_path *path)
 void rtrs_path_device_removed(struct rtrs_path *path, struct ib_device *dev)
 {
 	mutex_lock(&path->init_mutex);
-	if (path->ib_dev == dev) {
+	if (path->ep && path->ep->ib_dev == dev) {
 		rtrs_path_error(path);
 		rtrs_path_teardown(path);
 	}
@@ -851,7 +867,6 @@ struct rtrs_path *rtrs_path_alloc(struct rtrs_clt_sess *clt,
 	}
 	path->clt = clt;
 	INIT_LIST_HEAD(&path->entry);
-	xa_init(&path->mr_slots);
 	memcpy(&path->dst_addr, addr->dst, sizeof(path->dst_addr));
 	if (addr->src) {
 		memcpy(&path->src_addr, addr->src, sizeof(path->src_addr));
@@ -863,7 +878,6 @@ struct rtrs_path *rtrs_path_alloc(struct rtrs_clt_sess *clt,
 	path->state = RTRS_PATH_CONNECTING;
 	spin_lock_init(&path->state_lock);
 	mutex_init(&path->init_mutex);
-	init_completion(&path->info_done);
 	path->hb_cqe.done = rtrs_path_hb_done;
 	path->hb_ack_cqe.done = rtrs_path_hb_ack_done;
 	INIT_DELAYED_WORK(&path->hb_dwork, rtrs_path_hb_work);

@@ -9,9 +9,11 @@
  *
  * A path (struct rtrs_path) is one src/dst pair. It survives reconnects;
  * what it builds when it connects (connections, PD, request slots, the
- * server's chunk table) is built by one connect function and destroyed by
- * one teardown function, which accepts any partial state and may run any
- * number of times.
+ * server's chunk table, the limits agreed with the server) is one object,
+ * the endpoint (struct rtrs_ep), allocated by the connect and freed whole
+ * by the teardown, which accepts any partial state and may run any number
+ * of times. Between a teardown and the next connect a path has no
+ * endpoint.
  *
  * A connection (struct rtrs_con) is one RC QP with its CQ and cm_id.
  * Connection 0 carries the control traffic and the heartbeat, connections
@@ -33,6 +35,8 @@
  *     rtrs_con.poll_lock, rtrs_clt_sess.held_lock.
  * paths_list is read under rcu_read_lock(); a path is posted to or polled
  * only while CONNECTED inside one, which is what the teardown waits for.
+ * A path's endpoint (rtrs_path.ep) is set and cleared under init_mutex;
+ * outside it, it is used only where it cannot go away: see struct rtrs_ep.
  * A request slot's state has no lock: see rtrs-io.c.
  *
  * The header is grouped by the file that implements each part.
@@ -278,27 +282,12 @@ struct rtrs_path_stats {
 };
 
 /**
- * struct rtrs_path - one path of a session
- * @clt: the session
- * @entry: in @clt->paths_list (RCU)
- * @kobj: paths/<src>@<dst>/ in sysfs; its release frees the path
- * @kobj_stats: paths/<src>@<dst>/stats/
- * @sysfs_added: @kobj is in sysfs
- * @src_addr: local address; the one actually used once connected
- * @dst_addr: the server
- * @has_src: the user named a source address
- * @uuid: identifies the path to the server across reconnects
- * @state: enum rtrs_path_state, under @state_lock
- * @state_lock: protects @state
- * @init_mutex: one connect or teardown at a time
+ * struct rtrs_ep - what one connect of a path builds; freed whole
+ * @path: owner
  * @ib_dev: the device all connections are on
  * @pd: protection domain of this path alone, so that no other path's QP
  *	can reach its MRs
- * @hca_name: @ib_dev's name, cached for sysfs
- * @hca_port: port number used
- * @con_num: connections: 1 + @irq_con_num - 1 + poll queues
- * @irq_con_num: connection 0 and the interrupt-driven I/O connections
- * @cons: the connections
+ * @cons: the path's rtrs_path.con_num connections
  * @params: what the server accepted with (from connection 0)
  * @queue_depth: request slots and chunks this path uses: the server's
  *	queue depth, at most %RTRS_CLT_MAX_QUEUE_DEPTH
@@ -314,6 +303,86 @@ struct rtrs_path_stats {
  *	8 bits, which are ours to change): finds the request a server's
  *	invalidation names
  * @rbufs: the server's chunk table, its first @queue_depth entries
+ * @info_rsp: receive buffer of the info response
+ * @info_rsp_dma: its bus address
+ * @info_rsp_len: its size
+ * @info_req: the info request we send
+ * @info_req_dma: its bus address
+ * @info_cqe: completion of the info response receive
+ * @info_tx_cqe: completion of the info request send
+ * @info_done: the info exchange finished, @info_err says how
+ * @info_err: 0 or why the exchange failed
+ *
+ * rtrs_path_connect() allocates it and sets rtrs_path.ep before it builds
+ * anything, so that rtrs_path_teardown() finds and frees whatever a failed
+ * connect got to, and a new connect never starts from what the last one
+ * left. Both run under rtrs_path.init_mutex. Outside it an endpoint is
+ * used only by who cannot outlive it:
+ *
+ * - completion handlers of its QPs, and CM handlers of its cm_ids: the
+ *   teardown drains every QP and destroys every cm_id before it frees;
+ * - the heartbeat work: the teardown cancels it first;
+ * - rcu_read_lock() sections that found the path CONNECTED (posting,
+ *   polling, the other paths' limits, the port event work): the teardown
+ *   runs only after the path left CONNECTED, and waits out RCU readers
+ *   before it frees;
+ * - a request slot's failover: the teardown hands its requests back
+ *   before it frees.
+ *
+ * Whatever must be read with no endpoint (sysfs while disconnected, the
+ * log prefix) is kept in struct rtrs_path.
+ */
+struct rtrs_ep {
+	struct rtrs_path	*path;
+	struct ib_device	*ib_dev;
+	struct ib_pd		*pd;
+	struct rtrs_con		**cons;
+	struct rtrs_conn_params	params;
+	u32			queue_depth;
+	u32			hdr_size;
+	u32			max_io;
+	u32			signal_interval;
+	u32			max_pages_per_mr;
+	u32			max_send_sge;
+	struct rtrs_req		*reqs;
+	struct xarray		mr_slots;
+	struct rtrs_rbuf	*rbufs;
+	void			*info_rsp;
+	u64			info_rsp_dma;
+	size_t			info_rsp_len;
+	struct rtrs_msg_info_req *info_req;
+	u64			info_req_dma;
+	struct ib_cqe		info_cqe;
+	struct ib_cqe		info_tx_cqe;
+	struct completion	info_done;
+	int			info_err;
+};
+
+/**
+ * struct rtrs_path - one path of a session
+ * @clt: the session
+ * @entry: in @clt->paths_list (RCU)
+ * @kobj: paths/<src>@<dst>/ in sysfs; its release frees the path
+ * @kobj_stats: paths/<src>@<dst>/stats/
+ * @sysfs_added: @kobj is in sysfs
+ * @src_addr: local address; the one actually used once connected
+ * @dst_addr: the server
+ * @has_src: the user named a source address
+ * @uuid: identifies the path to the server across reconnects
+ * @state: enum rtrs_path_state, under @state_lock
+ * @state_lock: protects @state
+ * @init_mutex: one connect or teardown at a time; guards @ep
+ * @ep: what the current connect built; NULL from a teardown to the next
+ *	connect (see struct rtrs_ep for who may use it when)
+ * @hca_name: the device's name, from the last connect that got one: sysfs
+ *	shows it and every log line of the path starts with it, also while
+ *	the path has no endpoint
+ * @hca_port: port number used by the last connect, kept for sysfs like
+ *	@hca_name; the port event work reads it only with @ep
+ * @con_num: connections: 1 + @irq_con_num - 1 + poll queues; fixed when
+ *	the path is allocated, the same for every connect
+ * @irq_con_num: connection 0 and the interrupt-driven I/O connections;
+ *	fixed like @con_num
  * @recon_cnt: connects of this path so far, sent in every conn_req
  * @first_conn: may create the session on the server
  * @hb_dwork: heartbeat tick
@@ -332,15 +401,6 @@ struct rtrs_path_stats {
  * @inflight: requests in flight on this path; input of min-inflight
  * @stats: counters for sysfs
  * @up: counted in the session's connected paths
- * @info_rsp: receive buffer of the info response
- * @info_rsp_dma: its bus address
- * @info_rsp_len: its size
- * @info_req: the info request we send
- * @info_req_dma: its bus address
- * @info_cqe: completion of the info response receive
- * @info_tx_cqe: completion of the info request send
- * @info_done: the info exchange finished, @info_err says how
- * @info_err: 0 or why the exchange failed
  */
 struct rtrs_path {
 	struct rtrs_clt_sess	*clt;
@@ -354,24 +414,12 @@ struct rtrs_path {
 	uuid_t			uuid;
 	enum rtrs_path_state	state;
 	spinlock_t		state_lock; /* guards state */
-	struct mutex		init_mutex; /* connect vs teardown */
-	struct ib_device	*ib_dev;
-	struct ib_pd		*pd;
+	struct mutex		init_mutex; /* connect vs teardown, ep */
+	struct rtrs_ep		*ep;
 	char			hca_name[IB_DEVICE_NAME_MAX];
 	u32			hca_port;
 	unsigned int		con_num;
 	unsigned int		irq_con_num;
-	struct rtrs_con		**cons;
-	struct rtrs_conn_params	params;
-	u32			queue_depth;
-	u32			hdr_size;
-	u32			max_io;
-	u32			signal_interval;
-	u32			max_pages_per_mr;
-	u32			max_send_sge;
-	struct rtrs_req		*reqs;
-	struct xarray		mr_slots;
-	struct rtrs_rbuf	*rbufs;
 	u16			recon_cnt;
 	bool			first_conn;
 	struct delayed_work	hb_dwork;
@@ -388,15 +436,6 @@ struct rtrs_path {
 	atomic_t		inflight;
 	struct rtrs_path_stats	stats;
 	bool			up;
-	void			*info_rsp;
-	u64			info_rsp_dma;
-	size_t			info_rsp_len;
-	struct rtrs_msg_info_req *info_req;
-	u64			info_req_dma;
-	struct ib_cqe		info_cqe;
-	struct ib_cqe		info_tx_cqe;
-	struct completion	info_done;
-	int			info_err;
 };
 
 /*
@@ -641,7 +680,7 @@ static inline void *rtrs_rx_buf(struct rtrs_rx *rx)
 	struct rtrs_con *con = rx->con;
 	u64 dma = con->rx_dma + rx->idx * RTRS_RX_SIZE;
 
-	ib_dma_sync_single_for_cpu(con->path->ib_dev, dma, RTRS_RX_SIZE,
+	ib_dma_sync_single_for_cpu(con->path->ep->ib_dev, dma, RTRS_RX_SIZE,
 				   DMA_FROM_DEVICE);
 	return con->rx_buf + rx->idx * RTRS_RX_SIZE;
 }
