@@ -82,7 +82,7 @@ bool rtrs_path_change_state(struct rtrs_path *path,
 	changed = rtrs_state_allowed(path->state, new_state);
 	trace_rtrs_path_state(path, new_state, changed, _RET_IP_);
 	if (changed)
-		path->state = new_state;
+		smp_store_release(&path->state, new_state); /* rtrs_path_state() */
 	spin_unlock_irqrestore(&path->state_lock, flags);
 	return changed;
 }

@@ -709,13 +709,15 @@ bool rtrs_path_change_state(struct rtrs_path *path,
  * @path: the path
  *
  * Inline: path selection and every receive read it (bench/insn: a call
- * costs more instructions than the load).
+ * costs more instructions than the load). Acquire, paired with the release
+ * in rtrs_path_change_state(): who sees CONNECTED without a lock sees the
+ * endpoint (&rtrs_path.ep) as the connect left it.
  *
  * Return: enum rtrs_path_state; may change right after.
  */
 static inline enum rtrs_path_state rtrs_path_state(struct rtrs_path *path)
 {
-	return READ_ONCE(path->state);
+	return smp_load_acquire(&path->state); /* change_state's release */
 }
 
 int rtrs_path_reconnect_now(struct rtrs_path *path);
