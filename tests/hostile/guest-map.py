@@ -1,8 +1,10 @@
 #!/usr/bin/python3
-# guest-map.py <sessname> <server-ip> [map tokens...]: run in the client VM by the hostile-*
-# cases. One write to rnbd-client's map_device for device_path=/dev/hostile0 (the hostile
-# peer serves any name). Prints one line: "ok /dev/rnbdN (<secs> s)" once the block device
-# exists, or "errno <N> <NAME> (<secs> s)" with the errno the write returned to user space.
+# guest-map.py <sessname> <server-ip>[,<server-ip>...] [map tokens...]: run in the client VM
+# by the hostile-* cases. One write to rnbd-client's map_device for device_path=/dev/hostile0
+# (the hostile peer serves any name), with one path=ip:<server-ip> per address given (one
+# session over several paths), unless the tokens name the paths themselves. Prints one line:
+# "ok /dev/rnbdN (<secs> s)" once the block device exists, or "errno <N> <NAME> (<secs> s)"
+# with the errno the write returned to user space.
 import errno
 import os
 import sys
@@ -11,7 +13,7 @@ import time
 sess, addr = sys.argv[1], sys.argv[2]
 toks = ' '.join(sys.argv[3:])
 if ' path=' not in ' ' + toks:
-    toks += ' path=ip:' + addr
+    toks += ''.join(' path=ip:' + a for a in addr.split(','))
 line = 'sessname=%s %s device_path=/dev/hostile0' % (sess, toks.strip())
 t0 = time.time()
 try:

@@ -184,6 +184,21 @@ struct dev {
 
 struct path;
 
+/*
+ * A session: what the paths of one client session share, found by the
+ * conn_req's paths_uuid (its paths by their sess_uuid), like upstream's
+ * server: the chunks (one memory area, each path registers its own MR on it,
+ * since the paths may sit on different devices) and, above, the store.
+ */
+struct sess {
+	bool used;
+	int no;
+	int refs;
+	uint8_t uuid[16];
+	uint8_t *chunks;
+	size_t chunks_len;
+};
+
 struct con {
 	struct rdma_cm_id *id;
 	struct path *path;
@@ -215,6 +230,10 @@ struct path {
 	uint16_t cid_num;
 	struct con **cons;
 	struct dev *dev;
+	struct sess *sess;
+	char addr[INET6_ADDRSTRLEN];	/* our address the path came in on */
+	bool target;			/* --only-addr: mutations apply here */
+	bool own_chunks;		/* limits too big for the session's area */
 	uint8_t *chunks;
 	size_t chunks_len;
 	struct ibv_mr *cmr;
@@ -256,6 +275,7 @@ static struct {
 	size_t store_size;
 	double max_time;
 	const char *pidfile;
+	const char *only_addr;
 	int verbose;
 } opt = {
 	.port = HN_PORT,
@@ -282,6 +302,8 @@ static struct dev devs[MAX_DEVS];
 static int ndevs;
 static struct path paths[MAX_PATHS];
 static int path_seq;
+static struct sess sesss[MAX_PATHS];
+static int sess_seq;
 static struct rdma_event_channel *cm_ch;
 static struct rdma_cm_id *listen_id;
 static uint8_t *store;
@@ -350,13 +372,17 @@ static bool rkey_mode(void)
 
 /*
  * Is this opportunity of phase ph the one to break? Counts opportunities per
- * phase; applies after --after of them, --count times (0: always).
+ * phase; applies after --after of them, --count times (0: always). With
+ * --only-addr, only the opportunities of paths on that address (@here) count:
+ * a multipath session then has one path misbehave and the other not.
  */
-static bool mutate_now(enum phase ph, enum mut m)
+static bool mutate_now(enum phase ph, enum mut m, bool here)
 {
 	long *seen;
 
 	if (!opt.mut || opt.mut->ph != ph || (m != M_NONE && opt.mut->m != m))
+		return false;
+	if (!here)
 		return false;
 	if (!armed)
 		return false;
@@ -388,6 +414,27 @@ static void uuid_str(const uint8_t *u, char *s)
 
 	for (i = 0; i < 16; i++)
 		sprintf(s + 2 * i, "%02x", u[i]);
+}
+
+/* our address of @id as text; an IPv4 client arrives v4-mapped on [::] */
+static void local_addr_str(struct rdma_cm_id *id, char *s, size_t n)
+{
+	struct sockaddr *sa = rdma_get_local_addr(id);
+	const struct sockaddr_in6 *a6 = (const struct sockaddr_in6 *)sa;
+
+	snprintf(s, n, "?");
+	if (sa->sa_family == AF_INET)
+		inet_ntop(AF_INET, &((const struct sockaddr_in *)sa)->sin_addr, s, n);
+	else if (sa->sa_family == AF_INET6 && IN6_IS_ADDR_V4MAPPED(&a6->sin6_addr))
+		inet_ntop(AF_INET, &a6->sin6_addr.s6_addr[12], s, n);
+	else if (sa->sa_family == AF_INET6)
+		inet_ntop(AF_INET6, &a6->sin6_addr, s, n);
+}
+
+/* may a mutation apply to a path on our address @addr (--only-addr)? */
+static bool addr_targeted(const char *addr)
+{
+	return !opt.only_addr || !strcmp(opt.only_addr, addr);
 }
 
 /* ------------------------------------------------------------------ */
@@ -458,7 +505,13 @@ static void path_destroy(struct path *p)
 	free(p->cons);
 	if (p->cmr)
 		ibv_dereg_mr(p->cmr);
-	free(p->chunks);
+	if (p->own_chunks)
+		free(p->chunks);
+	if (p->sess && !--p->sess->refs) {
+		LOG("SESSION %d closed: its last path is gone", p->sess->no);
+		free(p->sess->chunks);
+		memset(p->sess, 0, sizeof(*p->sess));
+	}
 	if (p->ctrlmr)
 		ibv_dereg_mr(p->ctrlmr);
 	free(p->ctrl);
@@ -477,19 +530,57 @@ static void reap_paths(void)
 			path_destroy(&paths[i]);
 }
 
-static struct path *path_find(const uint8_t *uuid)
+static struct sess *sess_find(const uint8_t *uuid)
 {
 	int i;
 
 	for (i = 0; i < MAX_PATHS; i++)
-		if (paths[i].used && !paths[i].dying &&
+		if (sesss[i].used && !memcmp(sesss[i].uuid, uuid, 16))
+			return &sesss[i];
+	return NULL;
+}
+
+/* a new session's chunk area: the usual limits' queue_depth x chunk size */
+static struct sess *sess_new(const uint8_t *uuid)
+{
+	struct sess *s = NULL;
+	int i;
+
+	for (i = 0; i < MAX_PATHS; i++)
+		if (!sesss[i].used) {
+			s = &sesss[i];
+			break;
+		}
+	if (!s)
+		return NULL;
+	s->chunks_len = (size_t)opt.qd * opt.chunk_size;
+	if (posix_memalign((void **)&s->chunks, 4096, s->chunks_len)) {
+		s->chunks = NULL;
+		return NULL;
+	}
+	memset(s->chunks, 0, s->chunks_len);
+	s->used = true;
+	s->no = ++sess_seq;
+	memcpy(s->uuid, uuid, 16);
+	LOG("SESSION %d new: %zu KiB of chunks shared by its paths", s->no,
+	    s->chunks_len >> 10);
+	return s;
+}
+
+static struct path *path_find(const struct sess *s, const uint8_t *uuid)
+{
+	int i;
+
+	for (i = 0; s && i < MAX_PATHS; i++)
+		if (paths[i].used && !paths[i].dying && paths[i].sess == s &&
 		    !memcmp(paths[i].sess_uuid, uuid, 16))
 			return &paths[i];
 	return NULL;
 }
 
-static struct path *path_new(const uint8_t *uuid, uint16_t cid_num,
-			     struct dev *d, uint32_t qd, uint32_t chunk_size)
+static struct path *path_new(struct sess *s, const uint8_t *uuid,
+			     uint16_t cid_num, struct dev *d, uint32_t qd,
+			     uint32_t chunk_size)
 {
 	struct path *p = NULL;
 	uint32_t k;
@@ -508,6 +599,8 @@ static struct path *path_new(const uint8_t *uuid, uint16_t cid_num,
 		return NULL;
 	p->used = true;
 	p->no = ++path_seq;
+	p->sess = s;
+	s->refs++;
 	memcpy(p->sess_uuid, uuid, 16);
 	p->cid_num = cid_num;
 	p->dev = d;
@@ -518,9 +611,17 @@ static struct path *path_new(const uint8_t *uuid, uint16_t cid_num,
 	p->adv_hdr = HN_MAX_HDR;
 	p->adv_io = p->chunk_size - HN_MAX_HDR;
 	p->chunks_len = (size_t)p->qd * p->chunk_size;
-	if (posix_memalign((void **)&p->chunks, 4096, p->chunks_len))
-		goto fail;
-	memset(p->chunks, 0, p->chunks_len);
+	if (p->chunks_len <= s->chunks_len) {
+		p->chunks = s->chunks;
+	} else {
+		/* a reconnect_* path bigger than the session's area */
+		p->own_chunks = true;
+		if (posix_memalign((void **)&p->chunks, 4096, p->chunks_len)) {
+			p->chunks = NULL;
+			goto fail;
+		}
+		memset(p->chunks, 0, p->chunks_len);
+	}
 	p->cmr = ibv_reg_mr(d->pd, p->chunks, p->chunks_len,
 			    IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
 			    IBV_ACCESS_REMOTE_READ);
@@ -797,10 +898,11 @@ static void on_connect_request(struct rdma_cm_id *id, const uint8_t *pdata,
 	struct hn_conn_rsp rsp = { 0 };
 	uint8_t rsp_len = sizeof(rsp);
 	uint32_t qd = opt.qd, chunk = opt.chunk_size;
+	char us[33], su[33], addr[INET6_ADDRSTRLEN];
 	struct path *p;
+	struct sess *s;
 	struct dev *d;
 	struct con *c;
-	char us[33];
 	uint16_t cid, cid_num;
 	bool mut = false;
 	long a = 0;
@@ -814,9 +916,11 @@ static void on_connect_request(struct rdma_cm_id *id, const uint8_t *pdata,
 	cid = le16toh(req.cid);
 	cid_num = le16toh(req.cid_num);
 	uuid_str(req.sess_uuid, us);
-	LOG("CONNECT_REQUEST cid %u/%u recon_cnt %u first_conn %u path %s magic 0x%x version 0x%x",
+	uuid_str(req.paths_uuid, su);
+	local_addr_str(id, addr, sizeof(addr));
+	LOG("CONNECT_REQUEST cid %u/%u recon_cnt %u first_conn %u path %s session %s on %s magic 0x%x version 0x%x",
 	    cid, cid_num, le16toh(req.recon_cnt), req.flags & HN_FIRST_CONN,
-	    us, le16toh(req.magic), le16toh(req.version));
+	    us, su, addr, le16toh(req.magic), le16toh(req.version));
 	if (le16toh(req.magic) != HN_MAGIC ||
 	    le16toh(req.version) >> 8 != HN_VERSION >> 8 ||
 	    cid_num > HN_MAX_CONNS || cid >= cid_num) {
@@ -828,13 +932,17 @@ static void on_connect_request(struct rdma_cm_id *id, const uint8_t *pdata,
 		rej_errno(id, -ENOMEM, "no device");
 		return;
 	}
+	s = sess_find(req.paths_uuid);
 	if (cid == 0) {
-		p = path_find(req.sess_uuid);
+		p = path_find(s, req.sess_uuid);
 		if (p) {
+			/* the session, even if this was its only path, stays for the new instance */
+			s->refs++;
 			path_kill(p, "client reconnects the path");
 			path_destroy(p);
+			s->refs--;
 		}
-		if (mutate_now(PH_CONN, M_NONE)) {
+		if (mutate_now(PH_CONN, M_NONE, addr_targeted(addr))) {
 			a = marg();
 			mut = true;
 			switch (opt.mut->m) {
@@ -862,18 +970,31 @@ static void on_connect_request(struct rdma_cm_id *id, const uint8_t *pdata,
 				break;
 			}
 		}
-		if (recon_qd && !mut) {
+		if (recon_qd && !mut && addr_targeted(addr)) {
 			qd = recon_qd;
 			chunk = recon_chunk;
 			recon_qd = 0;
 			LOG("MUTATE %s: the reconnect gets queue_depth %u, chunk %u (max_io_size %u)",
 			    opt.mut ? mname() : "none", qd, chunk, chunk - HN_MAX_HDR);
 		}
-		p = path_new(req.sess_uuid, cid_num, d, qd, chunk);
-		if (!p) {
-			rej_errno(id, -ENOMEM, "no path slot or memory");
+		if (!s && !(req.flags & HN_FIRST_CONN)) {
+			/* as upstream: only a first connection creates a session */
+			rej_errno(id, -ENXIO, "not the first connection of an unknown session");
 			return;
 		}
+		if (!s)
+			s = sess_new(req.paths_uuid);
+		p = s ? path_new(s, req.sess_uuid, cid_num, d, qd, chunk) : NULL;
+		if (!p) {
+			if (s && !s->refs) {
+				free(s->chunks);
+				memset(s, 0, sizeof(*s));
+			}
+			rej_errno(id, -ENOMEM, "no session or path slot or memory");
+			return;
+		}
+		snprintf(p->addr, sizeof(p->addr), "%s", addr);
+		p->target = addr_targeted(addr);
 		if (mut) {
 			switch (opt.mut->m) {
 			case M_ACC_QD:
@@ -895,11 +1016,12 @@ static void on_connect_request(struct rdma_cm_id *id, const uint8_t *pdata,
 			p->adv_chunk = p->adv_io + p->adv_hdr;
 		}
 		path_set_bits(p);
-		LOG("PATH %d new: %u connections, queue_depth %u, chunk %u, chunks rkey 0x%x at 0x%" PRIxPTR,
-		    p->no, cid_num, p->qd, p->chunk_size, p->cmr->rkey,
-		    (uintptr_t)p->chunks);
+		LOG("PATH %d new: session %d on %s, %u connections, queue_depth %u, chunk %u, chunks rkey 0x%x at 0x%" PRIxPTR "%s%s",
+		    p->no, s->no, p->addr, cid_num, p->qd, p->chunk_size, p->cmr->rkey,
+		    (uintptr_t)p->chunks, p->own_chunks ? " (own chunks)" : "",
+		    opt.only_addr && p->target ? ", mutation target" : "");
 	} else {
-		p = path_find(req.sess_uuid);
+		p = path_find(s, req.sess_uuid);
 		if (!p) {
 			rej_errno(id, -ECONNRESET, "cid > 0 of an unknown path");
 			return;
@@ -1044,7 +1166,7 @@ static void on_info_req(struct con *c, const uint8_t *buf, uint32_t len)
 	r->desc[0].key = htole32(p->cmr->rkey);
 	r->desc[0].len = htole32(total);
 	sz = sizeof(*r) + sizeof(struct hn_sg_desc);
-	if (mutate_now(PH_INFO, M_NONE)) {
+	if (mutate_now(PH_INFO, M_NONE, p->target)) {
 		switch (opt.mut->m) {
 		case M_INFO_NONE:
 			LOG("MUTATE %s: no info response", mname());
@@ -1272,7 +1394,7 @@ static void respond(struct con *c, struct io_ctx *x,
 	struct con *rc = c;
 	int n = 0;
 
-	if (mutate_now(PH_IO, M_NONE))
+	if (mutate_now(PH_IO, M_NONE, p->target))
 		m = opt.mut->m;
 	if (has_data) {
 		key = le32toh(desc->key);
@@ -1820,6 +1942,7 @@ static void usage(FILE *f)
 		"  --size-mib N      memory-backed device size (default 64)\n"
 		"  --max-time S      exit after S seconds\n"
 		"  --pidfile F       write our pid to F\n"
+		"  --only-addr A     conn/info/io mutations only on paths to our address A\n"
 		"  --verbose         log every request and heartbeat\n"
 		"  --list            print the mutation table\n", HN_PORT);
 }
@@ -1834,14 +1957,14 @@ static int parse_args(int argc, char **argv)
 		{ "size-mib", 1, NULL, 's' }, { "max-time", 1, NULL, 't' },
 		{ "pidfile", 1, NULL, 'P' }, { "verbose", 0, NULL, 'v' },
 		{ "list", 0, NULL, 'l' }, { "help", 0, NULL, 'h' },
-		{ "arm-on-signal", 0, NULL, 'S' },
+		{ "arm-on-signal", 0, NULL, 'S' }, { "only-addr", 1, NULL, 'O' },
 		{ NULL, 0, NULL, 0 }
 	};
 	size_t i;
 	int o;
 	long v;
 
-	while ((o = getopt_long(argc, argv, "m:a:A:c:Ip:q:k:s:t:P:vlhS", lo, NULL)) != -1) {
+	while ((o = getopt_long(argc, argv, "m:a:A:c:Ip:q:k:s:t:P:vlhSO:", lo, NULL)) != -1) {
 		switch (o) {
 		case 'm':
 			for (i = 0; i < ARRAY_SIZE(mutations); i++)
@@ -1896,6 +2019,9 @@ static int parse_args(int argc, char **argv)
 			break;
 		case 'P':
 			opt.pidfile = optarg;
+			break;
+		case 'O':
+			opt.only_addr = optarg;
 			break;
 		case 'v':
 			opt.verbose++;
