@@ -701,6 +701,33 @@ static void rtrs_path_err_work(struct work_struct *work)
 }
 
 /*
+ * After a failed attempt, the path waits for the next one (RECONNECTING).
+ * It may be CONNECTING still, or CONNECTING_ERR already: an error reported
+ * while the attempt ran (the CM's disconnect of a connection that the
+ * attempt's own cleanup closed) moves it there first, and the next attempt
+ * must be scheduled all the same, or the path is stranded. One move under
+ * state_lock, because a path closed meanwhile is CLOSED, from which
+ * RECONNECTING is allowed too, and must stay closed.
+ * Return: true if the path is RECONNECTING now and needs its next attempt.
+ */
+static bool rtrs_path_attempt_failed(struct rtrs_path *path)
+{
+	enum rtrs_path_state old;
+	unsigned long flags;
+	bool changed;
+
+	spin_lock_irqsave(&path->state_lock, flags);
+	old = path->state;
+	changed = old == RTRS_PATH_CONNECTING ||
+		  old == RTRS_PATH_CONNECTING_ERR;
+	trace_rtrs_path_state(path, RTRS_PATH_RECONNECTING, changed, _THIS_IP_);
+	if (changed)
+		smp_store_release(&path->state, RTRS_PATH_RECONNECTING); /* rtrs_path_state() */
+	spin_unlock_irqrestore(&path->state_lock, flags);
+	return changed;
+}
+
+/*
  * One attempt to connect a RECONNECTING path again; a failed one schedules
  * the next. Runs in the reconnect work, or in the writer of a manual
  * reconnect: there the connect's allocations are the writer's, which is
@@ -738,9 +765,7 @@ static int rtrs_path_reconnect_attempt(struct rtrs_path *path, bool manual)
 	rtrs_path_err_rl(path, "reconnect attempt %u failed: %d\n",
 			 path->reconnect_attempts, err);
 	path->stats.reconnect_fail++;
-	/* not if the path was closed meanwhile: CLOSED may reconnect too */
-	if (rtrs_path_change_state(path, RTRS_PATH_CONNECTING_ERR) &&
-	    rtrs_path_change_state(path, RTRS_PATH_RECONNECTING))
+	if (rtrs_path_attempt_failed(path))
 		rtrs_path_schedule_reconnect(path, false);
 	return err;
 }
