@@ -41,6 +41,9 @@ hostile_build() {
 
 hostile_log() { cat "$(vm_share server)/hostile.log" 2>/dev/null; }
 
+# _summary_num <summary text> <field>: the number after " <field>=" in the peer's SUMMARY
+_summary_num() { echo " $1" | grep -o " $2=[0-9]*" | head -n 1 | cut -d= -f2; }
+
 hostile_stop() { # [tag]
 	local tag=${1:-$_hostile_n} out
 	# shellcheck disable=SC2016 # expands in the guest

@@ -169,8 +169,8 @@ static const struct mutation mutations[] = {
 	{ "rkey_idle", M_RKEY_IDLE, PH_IO, 0, "NEW_RKEY_F path: a whole rkey response for an idle id first" },
 	{ "rkey_range", M_RKEY_RANGE, PH_IO, 0xffff, "NEW_RKEY_F path: the response's rkey message names buf_id 65535" },
 	{ "rkey_wrong", M_RKEY_WRONG, PH_IO, 0x80, "NEW_RKEY_F path: the response's rkey message carries a wrong key byte" },
-	{ "hb_silent", M_HB_SILENT, PH_GLOBAL, 0, "never send nor answer heartbeats" },
-	{ "hb_flood", M_HB_FLOOD, PH_GLOBAL, 3, "once armed, heartbeats as fast as the send queue takes them for --arg s (default 3)" },
+	{ "hb_silent", M_HB_SILENT, PH_GLOBAL, 0, "never send nor answer heartbeats (on the --only-addr paths)" },
+	{ "hb_flood", M_HB_FLOOD, PH_GLOBAL, 3, "once armed, heartbeats as fast as the send queue takes them for --arg s (default 3; on the --only-addr paths)" },
 };
 
 /* ------------------------------------------------------------------ */
@@ -1753,7 +1753,7 @@ static void on_wc(struct con *c, struct ibv_wc *wc)
 			st.hb_got++;
 			if (opt.verbose)
 				LOG("HB_MSG path %d cid %u", p->no, c->cid);
-			if (!(opt.mut && opt.mut->m == M_HB_SILENT))
+			if (!(opt.mut && opt.mut->m == M_HB_SILENT && p->target))
 				send_hb(c, HN_IMM_HB_ACK);
 			break;
 		case HN_IMM_HB_ACK:
@@ -1838,7 +1838,8 @@ static double hb_flood_tick(double t, double next)
 		return next;
 	}
 	for (i = 0; i < MAX_PATHS; i++)
-		if (paths[i].used && !paths[i].dying && paths[i].connected)
+		if (paths[i].used && !paths[i].dying && paths[i].connected &&
+		    paths[i].target)
 			hb_flood(&paths[i]);
 	/* the send completions make room again */
 	return t + 0.001 < next ? t + 0.001 : next;
@@ -1875,7 +1876,7 @@ static double timers(void)
 		c0 = p->cons[0];
 		if (!p->connected || !c0 || !c0->established)
 			continue;
-		if (opt.mut && opt.mut->m == M_HB_SILENT)
+		if (opt.mut && opt.mut->m == M_HB_SILENT && p->target)
 			continue;
 		if (t >= p->hb_next) {
 			p->hb_next = t + HN_HB_INTERVAL_MS / 1000.0;

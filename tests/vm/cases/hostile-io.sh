@@ -108,9 +108,6 @@ stall_after() {
 	fi
 }
 
-# _summary_num <summary text> <field>: the number after " <field>=" in the peer's SUMMARY
-_summary_num() { echo " $1" | grep -o " $2=[0-9]*" | head -n 1 | cut -d= -f2; }
-
 # hb_flood_counts: after hostile_stop, the peer's SUMMARY of an hb_flood row (see above)
 hb_flood_counts() {
 	local s f a r

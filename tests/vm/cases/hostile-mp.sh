@@ -9,7 +9,8 @@
 # (stall: the I/O timeout, set to STALL_TMO_S, fails the path and the request is re-issued
 # on the good one), errno 511 in a response immediate (rsp_errno_511), a response sent twice
 # (rsp_dup), the path cut and its next reconnect offered a smaller queue depth
-# (reconnect_smaller). The oracle per mutation: the mutation was applied (the peer's SUMMARY
+# (reconnect_smaller) or smaller I/O (reconnect_io_smaller), heartbeats flooded on the bad
+# path (hb_flood, which must not take it down: see mp_hb_flood_*). The oracle per mutation: the mutation was applied (the peer's SUMMARY
 # applied=1); the I/O returns within MP_IO_S with the server still up, the pattern intact on
 # a successful read (a failed I/O must report an errno of 1..133); every request completed
 # exactly once (debugfs requests: in_flight 0, stray 0); link 0 stayed connected throughout
@@ -17,7 +18,7 @@
 # within MP_BACK_S; the device unmaps, the stack unloads; no kernel report (the runner).
 # shellcheck disable=SC2034 # read by tests/vm/run-suite.sh
 CASE_TIMEOUT=2400
-HOSTILE_MP_MUTATIONS=${HOSTILE_MP_MUTATIONS:-"stall rsp_errno_511 rsp_dup reconnect_smaller"}
+HOSTILE_MP_MUTATIONS=${HOSTILE_MP_MUTATIONS:-"stall rsp_errno_511 rsp_dup reconnect_smaller reconnect_io_smaller hb_flood"}
 # the peer's address of link 1: the mutations apply to that path only (an entry
 # <mutation>@<address> of HOSTILE_MP_MUTATIONS names another; the checks assume link 1, so
 # stall@198.18.0.1 or an address of no path must fail them)
@@ -33,12 +34,53 @@ MP_IO_S=${MP_IO_S:-30}
 # the failed path's return: measured 36 s after the failure (stall, rsp_dup), 69 s for
 # reconnect_smaller (its first reconnect refused for the queue depth, run hmp-1); 50 s over
 MP_BACK_S=${MP_BACK_S:-120}
+# hb_flood: as in hostile-io (tests/hostile/README.md): the path must be connected
+# HB_SETTLE_S after the flood, with at most 1/HB_ACK_DIV acks per flood heartbeat, and the
+# flood at least HB_FLOOD_MIN heartbeats
+HB_SETTLE_S=${HB_SETTLE_S:-2}
+HB_ACK_DIV=${HB_ACK_DIV:-4}
+HB_FLOOD_MIN=${HB_FLOOD_MIN:-1000}
 . "$BED_REPO/tests/hostile/bed-hostile.sh"
 . "$BED_REPO/tests/vm/lib/mp.sh"
 
+# mp_hb_flood_after <session> <link 1's reconnects before the arming>: once the peer's
+# flood is over and HB_SETTLE_S more, link 1 is connected and never went down
+mp_hb_flood_after() {
+	local out
+	# shellcheck disable=SC2016 # expanded in the guest
+	BED_TRACE=0 vm_run server 60 'wait_for 30 grep -q "flood over" /tmp/bed/hostile.log' >/dev/null 2>&1 ||
+		{ echo "FAIL: the peer's flood did not end"; return 0; }
+	bed_sleep "$HB_SETTLE_S" || { echo "FAIL: a VM died"; return 0; }
+	out=$(BED_TRACE=0 mp_run 20 "echo \$(mp_reconnects $1 1) \$(mp_state $1 1)" 2>/dev/null)
+	if [ "$out" = "$2 connected" ]; then
+		echo "link 1 stayed connected through the flood"
+	else
+		echo "FAIL: link 1 went down under the flood: reconnects/state '$out', before '$2 connected'"
+	fi
+}
+
+# mp_hb_flood_counts: after hostile_stop, the peer's SUMMARY of the hb_flood row: no path
+# re-established (one info request per path), a flood, its heartbeats' acks coalesced
+mp_hb_flood_counts() {
+	local s f a r
+	s=$(hostile_log | grep -a 'SUMMARY' | tr '\n' ' ')
+	f=$(_summary_num "$s" hb_flood) a=$(_summary_num "$s" hb_acked) r=$(_summary_num "$s" info_reqs)
+	if [ -z "$f" ] || [ -z "$a" ] || [ -z "$r" ]; then
+		echo "FAIL: no SUMMARY from the peer"
+	elif [ "$r" != 2 ]; then
+		echo "FAIL: a path was re-established: the peer served $r info requests, 2 expected"
+	elif [ "$f" -lt "$HB_FLOOD_MIN" ]; then
+		echo "FAIL: no flood: $f heartbeats, at least $HB_FLOOD_MIN expected"
+	elif [ $((a * HB_ACK_DIV)) -gt "$f" ]; then
+		echo "FAIL: heartbeat acks not coalesced: $a acks for $f flood heartbeats (at most 1/$HB_ACK_DIV)"
+	else
+		echo "heartbeats: $a acks for $f flood heartbeats, two paths"
+	fi
+}
+
 # mp_one <mutation> <n>: prints "<verdict text>"; rc 125 if the client VM died
 mp_one() {
-	local m=$1 n=$2 s=hn-mp$2 out rc dev res="" r0 c0 rdone
+	local m=$1 n=$2 s=hn-mp$2 out rc dev res="" r0 c0 c1 rdone
 	out=$(hostile_try 120 "$(hostile_map "$s")" 2>/dev/null); rc=$?
 	[ $rc = 125 ] && return 125
 	out=$(echo "$out" | tail -n 1)
@@ -53,9 +95,9 @@ mp_one() {
 		out=$(BED_TRACE=0 vm_run client 20 "f=/sys/class/rtrs-client/$s/io_timeout_sec; echo $STALL_TMO_S > \$f && cat \$f" 2>&1)
 		[ "$out" = "$STALL_TMO_S" ] || { echo "FAIL: io_timeout_sec: '$out', $STALL_TMO_S expected"; return 0; }
 	fi
-	# link 0's request count and reconnects before the arming
-	out=$(BED_TRACE=0 mp_run 20 "echo \$(mp_reqs $s 0) \$(mp_reconnects $s 0)" 2>/dev/null)
-	r0=${out% *} c0=${out#* }
+	# link 0's request count and reconnects, link 1's reconnects before the arming
+	out=$(BED_TRACE=0 mp_run 20 "echo \$(mp_reqs $s 0) \$(mp_reconnects $s 0) \$(mp_reconnects $s 1)" 2>/dev/null)
+	read -r r0 c0 c1 <<<"$out"
 	hostile_arm
 	out=$(hostile_try "$MP_IO_S" "t=\$(date +%s.%N); r=0; dd if=$dev of=/tmp/mpback bs=64k count=16 iflag=direct status=none 2>/tmp/mperr || r=\$?
 		echo \"read took \$(awk -v a=\$t -v b=\$(date +%s.%N) 'BEGIN { printf \"%.1f\", b - a }') s\"
@@ -72,6 +114,7 @@ mp_one() {
 	# a failed I/O must carry an errno of 1..133: dd prints strerror, "Unknown error N" else
 	*"Unknown error"*) res="FAIL: an I/O failed with an errno outside 1..133: $out" ;;
 	esac
+	[ "$m" = hb_flood ] && res="$res; $(mp_hb_flood_after "$s" "$c1")"
 	# link 0 never went down and carried requests after the arming; the bad path comes back
 	out=$(BED_TRACE=0 mp_run $((MP_BACK_S + 30)) "echo \"link0 \$(mp_reqs $s 0) \$(mp_reconnects $s 0) \$(mp_state $s 0)\"
 		wait_for $MP_BACK_S mp_state_is $s 1 connected; echo \"link1 \$(mp_state $s 1)\"; echo \"paths \$(mp_summary $s | tr '\n' ' ')\"" 2>/dev/null)
@@ -116,6 +159,7 @@ run() {
 		res=$(mp_one "$m" "$n") || { hostile_result "$m CRASH: client VM died: $(vm_dead_reason client)"; break; }
 		hostile_stop "$m" | grep -a 'MUTATE\|PROTOCOL\|WC_ERROR\|SESSION\|HEARTBEAT' | head -n 6
 		mp_applied || res="$res; FAIL: the peer never applied $m (the bad path saw no request)"
+		[ "$m" = hb_flood ] && res="$res; $(mp_hb_flood_counts)"
 		if ! out=$(client_unload 2>&1); then
 			res="$res; FAIL: client stack did not unload: $(echo "$out" | tail -n 2 | tr '\n' ' ')"
 		fi
