@@ -21,6 +21,8 @@
 #   hostile_map <sess> [tokens]          the client command for one map_device write
 #                                        (guest-map.py): "ok /dev/rnbdN" or "errno N NAME"
 #   hostile_errno_ok <N>                 rc 0 if N is a sane errno (1..133)
+#   hostile_flood_over                   wait for the end of an hb_flood (+ HB_SETTLE_S)
+#   hostile_hb_flood_counts <paths> <label>   the peer's SUMMARY of an hb_flood row
 #   hostile_at_rest <sess>               with no I/O running on the client: every request
 #                                        the session accepted completed exactly once
 #                                        (debugfs requests: in_flight 0, stray 0); prints
@@ -43,6 +45,59 @@ hostile_log() { cat "$(vm_share server)/hostile.log" 2>/dev/null; }
 
 # _summary_num <summary text> <field>: the number after " <field>=" in the peer's SUMMARY
 _summary_num() { echo " $1" | grep -o " $2=[0-9]*" | head -n 1 | cut -d= -f2; }
+
+# hb_flood: what the peer can observe of the client's heartbeat acks is how many arrive
+# and whether the path survives. Our client keeps at most one ack in flight (signalled) on
+# connection 0 and lets it answer every heartbeat that comes meanwhile, so its send queue
+# cannot fill, and while heartbeats arrive in the flood's chains of 16 faster than an ack
+# completes (a round trip to the peer and back), most heartbeats share one ack. The code
+# before 9ea49ab posted one ack per heartbeat received; then one of two things happens,
+# which one depends on timing: either the acks do not keep up, the send queue fills, the
+# post fails and the path goes down (state reconnecting at once, back only after ~30 s), or
+# they keep up and, RC delivering every heartbeat of a live path, the peer receives at
+# least one ack per flood heartbeat. So the row demands all of: the path never
+# re-established (the peer served one info request per path: a failure during the I/O,
+# which then waits for the reconnect), still connected HB_SETTLE_S after the flood (a failure after
+# the I/O, not back yet; the heartbeats queued at the flood's end are answered by then),
+# and at most 1/HB_ACK_DIV acks per flood heartbeat in the peer's SUMMARY at its exit. The
+# ratio alone would not do: heartbeats posted after a failure are lost, and the old code
+# that failed 0.24 s into the flood got 1224 acks for 4304. Measured with the current
+# code: 26 acks for 3120 heartbeats (sanitizer kernel), 173 for 53408, 186 for 52400,
+# 175 for 57792, 179 for 60640, under 1 %; the bound is 25 %, the old code's when it keeps
+# up 100 % or more. HB_FLOOD_MIN: the flood must have happened (3120 to 60640 heartbeats in
+# its 3 s; a third of the smallest).
+HB_SETTLE_S=${HB_SETTLE_S:-2}
+HB_ACK_DIV=${HB_ACK_DIV:-4}
+HB_FLOOD_MIN=${HB_FLOOD_MIN:-1000}
+
+# hostile_flood_over: wait for the end of the peer's hb_flood and HB_SETTLE_S more; on
+# failure print why (a FAIL line) and return 1
+hostile_flood_over() {
+	# shellcheck disable=SC2016 # expanded in the guest
+	BED_TRACE=0 vm_run server 60 'wait_for 30 grep -q "flood over" /tmp/bed/hostile.log' >/dev/null 2>&1 ||
+		{ echo "FAIL: the peer's flood did not end"; return 1; }
+	bed_sleep "$HB_SETTLE_S" || { echo "FAIL: a VM died"; return 1; }
+}
+
+# hostile_hb_flood_counts <paths> <label>: after hostile_stop, the peer's SUMMARY of an
+# hb_flood row: no path re-established (one info request per path), a flood, its
+# heartbeats' acks coalesced
+hostile_hb_flood_counts() {
+	local s f a r
+	s=$(hostile_log | grep -a 'SUMMARY' | tr '\n' ' ')
+	f=$(_summary_num "$s" hb_flood) a=$(_summary_num "$s" hb_acked) r=$(_summary_num "$s" info_reqs)
+	if [ -z "$f" ] || [ -z "$a" ] || [ -z "$r" ]; then
+		echo "FAIL: no SUMMARY from the peer"
+	elif [ "$r" != "$1" ]; then
+		echo "FAIL: a path went down under the flood: the peer served $r info requests, $1 expected"
+	elif [ "$f" -lt "$HB_FLOOD_MIN" ]; then
+		echo "FAIL: no flood: $f heartbeats, at least $HB_FLOOD_MIN expected"
+	elif [ $((a * HB_ACK_DIV)) -gt "$f" ]; then
+		echo "FAIL: heartbeat acks not coalesced: $a acks for $f flood heartbeats (at most 1/$HB_ACK_DIV)"
+	else
+		echo "heartbeats: $a acks for $f flood heartbeats, $2"
+	fi
+}
 
 hostile_stop() { # [tag]
 	local tag=${1:-$_hostile_n} out

@@ -41,39 +41,13 @@ HOSTILE_MAY_BLOCK=${HOSTILE_MAY_BLOCK:-"no_recv"}
 # guest against its kernel log's clock, both since boot).
 STALL_TMO_S=${STALL_TMO_S:-10}
 STALL_LATE_S=${STALL_LATE_S:-8}
-# hb_flood: what the peer can observe of the client's heartbeat acks is how many arrive
-# and whether the path survives. Our client keeps at most one ack in flight (signalled) on
-# connection 0 and lets it answer every heartbeat that comes meanwhile, so its send queue
-# cannot fill, and while heartbeats arrive in the flood's chains of 16 faster than an ack
-# completes (a round trip to the peer and back), most heartbeats share one ack. The code
-# before 9ea49ab posted one ack per heartbeat received; then one of two things happens,
-# which one depends on timing: either the acks do not keep up, the send queue fills, the
-# post fails and the path goes down (state reconnecting at once, back only after ~30 s), or
-# they keep up and, RC delivering every heartbeat of a live path, the peer receives at
-# least one ack per flood heartbeat. So the row demands all of: the path never
-# re-established (the peer served one info request: a failure during the I/O, which then
-# waits for the reconnect), still connected HB_SETTLE_S after the flood (a failure after
-# the I/O, not back yet; the heartbeats queued at the flood's end are answered by then),
-# and at most 1/HB_ACK_DIV acks per flood heartbeat in the peer's SUMMARY at its exit. The
-# ratio alone would not do: heartbeats posted after a failure are lost, and the old code
-# that failed 0.24 s into the flood got 1224 acks for 4304. Measured with the current
-# code: 26 acks for 3120 heartbeats (sanitizer kernel), 173 for 53408, 186 for 52400,
-# 175 for 57792, 179 for 60640, under 1 %; the bound is 25 %, the old code's when it keeps
-# up 100 % or more. HB_FLOOD_MIN: the flood must have happened (3120 to 60640 heartbeats in
-# its 3 s; a third of the smallest).
-HB_SETTLE_S=${HB_SETTLE_S:-2}
-HB_ACK_DIV=${HB_ACK_DIV:-4}
-HB_FLOOD_MIN=${HB_FLOOD_MIN:-1000}
 . "$BED_REPO/tests/hostile/bed-hostile.sh"
 
 # hb_flood_after <n>: once the peer's flood is over and HB_SETTLE_S more, the path of
 # hn-io<n> must still be connected (a failure puts it into reconnecting at once)
 hb_flood_after() {
 	local out
-	# shellcheck disable=SC2016 # expanded in the guest
-	BED_TRACE=0 vm_run server 60 'wait_for 30 grep -q "flood over" /tmp/bed/hostile.log' >/dev/null 2>&1 ||
-		{ echo "FAIL: the peer's flood did not end"; return 0; }
-	bed_sleep "$HB_SETTLE_S" || { echo "FAIL: a VM died"; return 0; }
+	hostile_flood_over || return 0
 	out=$(BED_TRACE=0 vm_run client 20 "path_states hn-io$1" 2>/dev/null)
 	if [ "$(echo "$out" | cut -d' ' -f2)" = connected ]; then
 		echo "path connected after the flood"
@@ -105,24 +79,6 @@ stall_after() {
 		echo "path failed by the I/O timeout $(awk -v t="$t" -v s="$2" 'BEGIN { printf "%.1f", t - s }') s after the read began"
 	else
 		echo "FAIL: the I/O timeout fired $(awk -v t="$t" -v s="$2" 'BEGIN { printf "%.1f", t - s }') s after the read began, not within $STALL_TMO_S-$((STALL_TMO_S + STALL_LATE_S)) s"
-	fi
-}
-
-# hb_flood_counts: after hostile_stop, the peer's SUMMARY of an hb_flood row (see above)
-hb_flood_counts() {
-	local s f a r
-	s=$(hostile_log | grep -a 'SUMMARY' | tr '\n' ' ')
-	f=$(_summary_num "$s" hb_flood) a=$(_summary_num "$s" hb_acked) r=$(_summary_num "$s" info_reqs)
-	if [ -z "$f" ] || [ -z "$a" ] || [ -z "$r" ]; then
-		echo "FAIL: no SUMMARY from the peer"
-	elif [ "$r" != 1 ]; then
-		echo "FAIL: the path went down under the flood: the peer served $r info requests, 1 expected"
-	elif [ "$f" -lt "$HB_FLOOD_MIN" ]; then
-		echo "FAIL: no flood: $f heartbeats, at least $HB_FLOOD_MIN expected"
-	elif [ $((a * HB_ACK_DIV)) -gt "$f" ]; then
-		echo "FAIL: heartbeat acks not coalesced: $a acks for $f flood heartbeats (at most 1/$HB_ACK_DIV)"
-	else
-		echo "heartbeats: $a acks for $f flood heartbeats, one path"
 	fi
 }
 
@@ -187,7 +143,7 @@ run() {
 		hostile_start "$m" --arm-on-signal || { hostile_result "$m FAIL: the peer did not start"; break; }
 		res=$(io_one "$m" "$n") || { hostile_result "$m CRASH: client VM died: $(vm_dead_reason client)"; break; }
 		hostile_stop "$m" | grep -a 'MUTATE\|PROTOCOL\|WC_ERROR\|HEARTBEAT' | head -n 4
-		if [ "$m" = hb_flood ]; then res="$res; $(hb_flood_counts)"; fi
+		if [ "$m" = hb_flood ]; then res="$res; $(hostile_hb_flood_counts 1 "one path")"; fi
 		if ! out=$(client_unload 2>&1); then
 			res="$res; FAIL: client stack did not unload: $(echo "$out" | tail -n 2 | tr '\n' ' ')"
 		fi

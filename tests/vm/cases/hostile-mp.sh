@@ -1,21 +1,22 @@
 # Case: a hostile server on ONE path of a two-path session (issue 19, "multipath under the
-# peer"). For each mutation in HOSTILE_MP_MUTATIONS: load the client stack, start the hostile
-# peer with the mutation disarmed and restricted to the paths that come in on MP_BAD_ADDR
-# (link 1; --only-addr), map one session over both links (path=ip:198.18.0.1
+# peer"). For each mutation in HOSTILE_MP_MUTATIONS: load the client stack, start the
+# hostile peer with the mutation disarmed and restricted to the paths that come in on
+# MP_BAD_ADDR (link 1; --only-addr), map one session over both links (path=ip:198.18.0.1
 # path=ip:198.18.1.1: the peer puts both paths into one session, sharing its chunks and
 # store), set the session's policy to round-robin (the default min-inflight sends a
 # sequential dd's requests all down link 0, and the bad path would see none), write a 1 MiB
-# pattern, arm, read the pattern back and write it again. Mutations: no answer to one request
-# (stall: the I/O timeout, set to STALL_TMO_S, fails the path and the request is re-issued
-# on the good one), errno 511 in a response immediate (rsp_errno_511), a response sent twice
-# (rsp_dup), the path cut and its next reconnect offered a smaller queue depth
+# pattern, arm, read the pattern back and write it again. Mutations: no answer to one
+# request (stall: the I/O timeout, set to STALL_TMO_S, fails the path and the request is
+# re-issued on the good one), errno 511 in a response immediate (rsp_errno_511), a response
+# sent twice (rsp_dup), the path cut and its next reconnect offered a smaller queue depth
 # (reconnect_smaller) or smaller I/O (reconnect_io_smaller), heartbeats flooded on the bad
-# path (hb_flood, which must not take it down: see mp_hb_flood_*). The oracle per mutation: the mutation was applied (the peer's SUMMARY
-# applied=1); the I/O returns within MP_IO_S with the server still up, the pattern intact on
-# a successful read (a failed I/O must report an errno of 1..133); every request completed
-# exactly once (debugfs requests: in_flight 0, stray 0); link 0 stayed connected throughout
-# (reconnects unchanged) and carried I/O after the arming; the bad path is connected again
-# within MP_BACK_S; the device unmaps, the stack unloads; no kernel report (the runner).
+# path (hb_flood, which must not take it down: see bed-hostile.sh). The oracle per mutation:
+# the mutation was applied (the peer's SUMMARY applied=1); the I/O returns within MP_IO_S
+# with the server still up, the pattern intact on a successful read (a failed I/O must
+# report an errno of 1..133); every request completed exactly once (debugfs requests:
+# in_flight 0, stray 0); link 0 stayed connected throughout (reconnects unchanged) and
+# carried I/O after the arming; the bad path is connected again within MP_BACK_S; the device
+# unmaps, the stack unloads; no kernel report (the runner).
 # shellcheck disable=SC2034 # read by tests/vm/run-suite.sh
 CASE_TIMEOUT=2400
 HOSTILE_MP_MUTATIONS=${HOSTILE_MP_MUTATIONS:-"stall rsp_errno_511 rsp_dup reconnect_smaller reconnect_io_smaller hb_flood"}
@@ -34,12 +35,6 @@ MP_IO_S=${MP_IO_S:-30}
 # the failed path's return: measured 36 s after the failure (stall, rsp_dup), 69 s for
 # reconnect_smaller (its first reconnect refused for the queue depth, run hmp-1); 50 s over
 MP_BACK_S=${MP_BACK_S:-120}
-# hb_flood: as in hostile-io (tests/hostile/README.md): the path must be connected
-# HB_SETTLE_S after the flood, with at most 1/HB_ACK_DIV acks per flood heartbeat, and the
-# flood at least HB_FLOOD_MIN heartbeats
-HB_SETTLE_S=${HB_SETTLE_S:-2}
-HB_ACK_DIV=${HB_ACK_DIV:-4}
-HB_FLOOD_MIN=${HB_FLOOD_MIN:-1000}
 . "$BED_REPO/tests/hostile/bed-hostile.sh"
 . "$BED_REPO/tests/vm/lib/mp.sh"
 
@@ -47,34 +42,12 @@ HB_FLOOD_MIN=${HB_FLOOD_MIN:-1000}
 # flood is over and HB_SETTLE_S more, link 1 is connected and never went down
 mp_hb_flood_after() {
 	local out
-	# shellcheck disable=SC2016 # expanded in the guest
-	BED_TRACE=0 vm_run server 60 'wait_for 30 grep -q "flood over" /tmp/bed/hostile.log' >/dev/null 2>&1 ||
-		{ echo "FAIL: the peer's flood did not end"; return 0; }
-	bed_sleep "$HB_SETTLE_S" || { echo "FAIL: a VM died"; return 0; }
+	hostile_flood_over || return 0
 	out=$(BED_TRACE=0 mp_run 20 "echo \$(mp_reconnects $1 1) \$(mp_state $1 1)" 2>/dev/null)
 	if [ "$out" = "$2 connected" ]; then
 		echo "link 1 stayed connected through the flood"
 	else
 		echo "FAIL: link 1 went down under the flood: reconnects/state '$out', before '$2 connected'"
-	fi
-}
-
-# mp_hb_flood_counts: after hostile_stop, the peer's SUMMARY of the hb_flood row: no path
-# re-established (one info request per path), a flood, its heartbeats' acks coalesced
-mp_hb_flood_counts() {
-	local s f a r
-	s=$(hostile_log | grep -a 'SUMMARY' | tr '\n' ' ')
-	f=$(_summary_num "$s" hb_flood) a=$(_summary_num "$s" hb_acked) r=$(_summary_num "$s" info_reqs)
-	if [ -z "$f" ] || [ -z "$a" ] || [ -z "$r" ]; then
-		echo "FAIL: no SUMMARY from the peer"
-	elif [ "$r" != 2 ]; then
-		echo "FAIL: a path was re-established: the peer served $r info requests, 2 expected"
-	elif [ "$f" -lt "$HB_FLOOD_MIN" ]; then
-		echo "FAIL: no flood: $f heartbeats, at least $HB_FLOOD_MIN expected"
-	elif [ $((a * HB_ACK_DIV)) -gt "$f" ]; then
-		echo "FAIL: heartbeat acks not coalesced: $a acks for $f flood heartbeats (at most 1/$HB_ACK_DIV)"
-	else
-		echo "heartbeats: $a acks for $f flood heartbeats, two paths"
 	fi
 }
 
@@ -159,7 +132,7 @@ run() {
 		res=$(mp_one "$m" "$n") || { hostile_result "$m CRASH: client VM died: $(vm_dead_reason client)"; break; }
 		hostile_stop "$m" | grep -a 'MUTATE\|PROTOCOL\|WC_ERROR\|SESSION\|HEARTBEAT' | head -n 6
 		mp_applied || res="$res; FAIL: the peer never applied $m (the bad path saw no request)"
-		[ "$m" = hb_flood ] && res="$res; $(mp_hb_flood_counts)"
+		[ "$m" = hb_flood ] && res="$res; $(hostile_hb_flood_counts 2 "two paths")"
 		if ! out=$(client_unload 2>&1); then
 			res="$res; FAIL: client stack did not unload: $(echo "$out" | tail -n 2 | tr '\n' ' ')"
 		fi
