@@ -5,4 +5,4 @@
 SERVER_SERIES=6.12
 CLIENT_SERIES=6.1
 CLIENT_STACK=ours
-CASES="hostile-basic hostile-inval hostile-info hostile-io sysfs-open-race hostile-conn"
+CASES="hostile-basic hostile-inval hostile-info hostile-io hostile-mp sysfs-open-race hostile-conn"
