@@ -63,6 +63,19 @@ static bool rtrs_state_allowed(enum rtrs_path_state old,
 	return false;
 }
 
+/* one step of the state table; @caller names who asked, for the trace */
+static bool rtrs_path_move(struct rtrs_path *path,
+			   enum rtrs_path_state new_state, unsigned long caller)
+{
+	bool changed = rtrs_state_allowed(path->state, new_state);
+
+	lockdep_assert_held(&path->state_lock);
+	trace_rtrs_path_state(path, new_state, changed, caller);
+	if (changed)
+		smp_store_release(&path->state, new_state); /* rtrs_path_state() */
+	return changed;
+}
+
 /**
  * rtrs_path_change_state() - move a path to @new_state if allowed from the
  * current one (the upstream state table)
@@ -79,10 +92,7 @@ bool rtrs_path_change_state(struct rtrs_path *path,
 	bool changed;
 
 	spin_lock_irqsave(&path->state_lock, flags);
-	changed = rtrs_state_allowed(path->state, new_state);
-	trace_rtrs_path_state(path, new_state, changed, _RET_IP_);
-	if (changed)
-		smp_store_release(&path->state, new_state); /* rtrs_path_state() */
+	changed = rtrs_path_move(path, new_state, _RET_IP_);
 	spin_unlock_irqrestore(&path->state_lock, flags);
 	return changed;
 }
@@ -705,24 +715,21 @@ static void rtrs_path_err_work(struct work_struct *work)
  * It may be CONNECTING still, or CONNECTING_ERR already: an error reported
  * while the attempt ran (the CM's disconnect of a connection that the
  * attempt's own cleanup closed) moves it there first, and the next attempt
- * must be scheduled all the same, or the path is stranded. One move under
+ * must be scheduled all the same, or the path is stranded. Both steps under
  * state_lock, because a path closed meanwhile is CLOSED, from which
  * RECONNECTING is allowed too, and must stay closed.
  * Return: true if the path is RECONNECTING now and needs its next attempt.
  */
 static bool rtrs_path_attempt_failed(struct rtrs_path *path)
 {
-	enum rtrs_path_state old;
 	unsigned long flags;
 	bool changed;
 
 	spin_lock_irqsave(&path->state_lock, flags);
-	old = path->state;
-	changed = old == RTRS_PATH_CONNECTING ||
-		  old == RTRS_PATH_CONNECTING_ERR;
-	trace_rtrs_path_state(path, RTRS_PATH_RECONNECTING, changed, _THIS_IP_);
-	if (changed)
-		smp_store_release(&path->state, RTRS_PATH_RECONNECTING); /* rtrs_path_state() */
+	if (path->state == RTRS_PATH_CONNECTING)
+		rtrs_path_move(path, RTRS_PATH_CONNECTING_ERR, _THIS_IP_);
+	changed = path->state == RTRS_PATH_CONNECTING_ERR &&
+		  rtrs_path_move(path, RTRS_PATH_RECONNECTING, _THIS_IP_);
 	spin_unlock_irqrestore(&path->state_lock, flags);
 	return changed;
 }
