@@ -13,10 +13,10 @@
 # path (hb_flood, which must not take it down: see bed-hostile.sh). The oracle per mutation:
 # the mutation was applied (the peer's SUMMARY applied=1); the I/O returns within MP_IO_S
 # with the server still up, the pattern intact on a successful read (a failed I/O must
-# report an errno of 1..133); every request completed exactly once (debugfs requests:
-# in_flight 0, stray 0); link 0 stayed connected throughout (reconnects unchanged) and
-# carried I/O after the arming; the bad path is connected again within MP_BACK_S; the device
-# unmaps, the stack unloads; no kernel report (the runner).
+# report an errno of 1..133, to dd and in rnbd's log line); every request completed
+# exactly once (debugfs requests: in_flight 0, stray 0); link 0 stayed connected throughout
+# (reconnects unchanged) and carried I/O after the arming; the bad path is connected again
+# within MP_BACK_S; the device unmaps, the stack unloads; no kernel report (the runner).
 # shellcheck disable=SC2034 # read by tests/vm/run-suite.sh
 CASE_TIMEOUT=2400
 HOSTILE_MP_MUTATIONS=${HOSTILE_MP_MUTATIONS:-"stall rsp_errno_511 rsp_dup reconnect_smaller reconnect_io_smaller hb_flood"}
@@ -53,7 +53,7 @@ mp_hb_flood_after() {
 
 # mp_one <mutation> <n>: prints "<verdict text>"; rc 125 if the client VM died
 mp_one() {
-	local m=$1 n=$2 s=hn-mp$2 out rc dev res="" r0 c0 c1 rdone
+	local m=$1 n=$2 s=hn-mp$2 out rc dev res="" r0 c0 c1 rdone e
 	out=$(hostile_try 120 "$(hostile_map "$s")" 2>/dev/null); rc=$?
 	[ $rc = 125 ] && return 125
 	out=$(echo "$out" | tail -n 1)
@@ -87,6 +87,16 @@ mp_one() {
 	# a failed I/O must carry an errno of 1..133: dd prints strerror, "Unknown error N" else
 	*"Unknown error"*) res="FAIL: an I/O failed with an errno outside 1..133: $out" ;;
 	esac
+	# dd alone cannot show it: the block layer turns any errno it does not know into EIO
+	# (errno_to_blk_status()). rnbd logs the errno rtrs completed a failed I/O with.
+	if out=$(BED_TRACE=0 vm_run client 20 "dmesg | grep -a '@$s> .* I/O failed with err: ' | sed 's/.* err: //' | sort -u | tr '\n' ' '" 2>&1); then
+		for e in $out; do
+			case $e in -*) hostile_errno_ok "${e#-}" && continue ;; esac
+			res="$res; FAIL: rnbd completed an I/O of $s with an errno outside 1..133: $e"
+		done
+	else
+		res="$res; FAIL: cannot read the client's kernel log: $out"
+	fi
 	[ "$m" = hb_flood ] && res="$res; $(mp_hb_flood_after "$s" "$c1")"
 	# link 0 never went down and carried requests after the arming; the bad path comes back
 	out=$(BED_TRACE=0 mp_run $((MP_BACK_S + 30)) "echo \"link0 \$(mp_reqs $s 0) \$(mp_reconnects $s 0) \$(mp_state $s 0)\"
