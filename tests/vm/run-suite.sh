@@ -57,10 +57,25 @@ BED_FRAME='^(<[0-9]>)?\[ *[0-9.]+\] +(\? )?[A-Za-z0-9_.]+\+0x[0-9a-f]+/0x[0-9a-f
 for c in $CASES; do
 	[ -r "$HERE/cases/$c.sh" ] || { echo "run-suite: no case tests/vm/cases/$c.sh" >&2; exit 2; }
 done
+# Build what the suite needs and nobody built: `make soak` and direct calls on a fresh clone
+# come here without tests/check.sh's build steps. Only what is missing: a rebuild of a present
+# module could swap it under another suite that is loading it from the same build/.
+prep() { # <what> <cmd...>: run a build step, its output in $BED_REPO/results/prep-<pid>.log
+	local log=$BED_REPO/results/prep-$$.log
+	mkdir -p "$BED_REPO/results"
+	echo "run-suite: building $1" >&2
+	"${@:2}" >> "$log" 2>&1 || { echo "run-suite: building $1 failed (log: $log)" >&2; exit 2; }
+}
 for k in "$SERVER_KVER" "$CLIENT_KVER"; do
 	[ -e "$BED_REPO/.cache/peer/$k/upstream/rnbd/rnbd-server.ko" ] ||
-		{ echo "run-suite: no upstream peer modules for $k: run tests/peer/build-peer.sh $k" >&2; exit 2; }
+		prep "the upstream peer for $k" env -C "$BED_REPO" PEER_ONLY=upstream tests/peer/build-peer.sh "$k"
 done
+if [ "$CLIENT_STACK" = ours ] && [ -z "${BED_OURS_BUILD:-}" ]; then
+	[ -e "$BED_REPO/build/$CLIENT_KVER/rtrs-client.ko" ] ||
+		prep "rtrs-client.ko for $CLIENT_KVER" make -s -C "$BED_REPO" KVER="$CLIENT_KVER"
+	[ -n "${BED_OURS_RNBD_KO:-}" ] || [ -e "$BED_REPO/.cache/peer/$CLIENT_KVER/rnbd-ours/rnbd-client.ko" ] ||
+		prep "rnbd-client on our rtrs.h for $CLIENT_KVER" env -C "$BED_REPO" PEER_ONLY=ours tests/peer/build-peer.sh "$CLIENT_KVER"
+fi
 
 cleanup() { bed_shutdown; }
 trap cleanup EXIT
