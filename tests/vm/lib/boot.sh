@@ -31,7 +31,9 @@ print(" ".join(str(s.getsockname()[1]) for s in ss))'
 
 _bed_start_vm() { # <vm> <kver> <smp> <idx> <listen|connect> <link0> <link1> (socket paths or ports)
 	local vm=$1 kv=$2 smp=$3 idx=$4 mode=$5 p0=$6 p1=$7 d img
-	d=$BED_DIR/$vm; mkdir -p "$d/share/mbox"
+	# A RUN_ID used before leaves its control files here: a stale poweroff stops the new guest
+	# as soon as its agent starts, a stale mbox entry would be run again.
+	d=$BED_DIR/$vm; rm -rf "$d/share/mbox" "$d/share/poweroff"; mkdir -p "$d/share/mbox"
 	img=$("$BED_REPO/tests/vm/lib/initramfs.sh" "$kv") || return 1
 	local kimg=/boot/vmlinuz-$kv mods=() append=""
 	if [ -n "${BED_MODULES_DIR:-}" ] && [ -e "$BED_MODULES_DIR/$kv/modules.dep" ]; then
