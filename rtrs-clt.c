@@ -55,18 +55,36 @@ static void rtrs_clt_free_permits(struct rtrs_clt_sess *clt)
 	clt->permits = NULL;
 }
 
+/* Lend the permit of @tag, taken on @cpu, for @con_type */
+static __always_inline struct rtrs_permit *
+rtrs_clt_lend_permit(struct rtrs_clt_sess *clt, int tag, unsigned int cpu,
+		     enum rtrs_clt_con_type con_type)
+{
+	struct rtrs_permit *permit = rtrs_permit_at(clt, tag);
+
+	permit->cpu_id = cpu;
+	permit->con_type = con_type;
+	atomic_inc(&clt->permits_used);
+	return permit;
+}
+
 /*
  * Sleeps on our own queue, woken by every put: sbitmap_queue wakes its
  * waiters only once per batch of returned tags, and the one permit kept for
  * control messages comes back alone (see rtrs_clt_take_io_permit()).
+ * Out of line, like rtrs_clt_wait_io_share(): without a wait entry on its
+ * stack, rtrs_clt_get_permit() needs no stack protector (bench/insn).
  */
-static int rtrs_clt_wait_permit(struct rtrs_clt_sess *clt, unsigned int *cpu)
+static noinline struct rtrs_permit *
+rtrs_clt_wait_permit(struct rtrs_clt_sess *clt,
+		     enum rtrs_clt_con_type con_type)
 {
+	unsigned int cpu;
 	int tag;
 
 	io_wait_event(clt->permit_wq,
-		      (tag = sbitmap_queue_get(&clt->permits_map, cpu)) >= 0);
-	return tag;
+		      (tag = sbitmap_queue_get(&clt->permits_map, &cpu)) >= 0);
+	return rtrs_clt_lend_permit(clt, tag, cpu, con_type);
 }
 
 /*
@@ -77,10 +95,16 @@ static int rtrs_clt_wait_permit(struct rtrs_clt_sess *clt, unsigned int *cpu)
  * kept for them, a hold that filled the queue depth would wait forever at
  * the reconnect. RTRS_MIN_QUEUE_DEPTH (2) leaves I/O at least one.
  */
-static bool rtrs_clt_take_io_permit(struct rtrs_clt_sess *clt)
+static __always_inline bool rtrs_clt_take_io_permit(struct rtrs_clt_sess *clt)
 {
 	return atomic_add_unless(&clt->io_permits_used, 1,
 				 clt->queue_depth - 1);
+}
+
+/* Waits until I/O may take one more permit, and takes that share */
+static noinline void rtrs_clt_wait_io_share(struct rtrs_clt_sess *clt)
+{
+	io_wait_event(clt->permit_wq, rtrs_clt_take_io_permit(clt));
 }
 
 /* Wakes whoever waits with RTRS_PERMIT_WAIT: a permit or an I/O share is back */
@@ -107,14 +131,13 @@ struct rtrs_permit *rtrs_clt_get_permit(struct rtrs_clt_sess *clt,
 					enum wait_type can_wait)
 {
 	bool io = con_type == RTRS_IO_CON;
-	struct rtrs_permit *permit;
 	unsigned int cpu;
 	int tag;
 
 	if (io && !rtrs_clt_take_io_permit(clt)) {
 		if (can_wait != RTRS_PERMIT_WAIT)
 			return NULL;
-		io_wait_event(clt->permit_wq, rtrs_clt_take_io_permit(clt));
+		rtrs_clt_wait_io_share(clt);
 	}
 	tag = sbitmap_queue_get(&clt->permits_map, &cpu);
 	if (tag < 0) {
@@ -125,13 +148,9 @@ struct rtrs_permit *rtrs_clt_get_permit(struct rtrs_clt_sess *clt,
 			}
 			return NULL;
 		}
-		tag = rtrs_clt_wait_permit(clt, &cpu);
+		return rtrs_clt_wait_permit(clt, con_type);
 	}
-	permit = rtrs_permit_at(clt, tag);
-	permit->cpu_id = cpu;
-	permit->con_type = con_type;
-	atomic_inc(&clt->permits_used);
-	return permit;
+	return rtrs_clt_lend_permit(clt, tag, cpu, con_type);
 }
 EXPORT_SYMBOL(rtrs_clt_get_permit);
 
@@ -181,9 +200,12 @@ static s64 rtrs_path_metric(struct rtrs_path *path, int policy)
 	return atomic_read(&path->inflight);
 }
 
-/* The path the policy wants, other than @skip; under rcu_read_lock() */
-static struct rtrs_path *rtrs_clt_pick_path(struct rtrs_clt_sess *clt,
-					    struct rtrs_path *skip)
+/*
+ * The path the policy wants, other than @skip; under rcu_read_lock().
+ * Inlined like its caller, rtrs_clt_post_any().
+ */
+static __always_inline struct rtrs_path *
+rtrs_clt_pick_path(struct rtrs_clt_sess *clt, struct rtrs_path *skip)
 {
 	int policy = READ_ONCE(clt->mp_policy);
 	struct rtrs_path *path, *best = NULL;
@@ -224,101 +246,15 @@ found:
 }
 
 /*
- * Polled queues. When the user asked for them, every I/O request of the
- * session goes to a polled queue and none completes in interrupt context:
- * a bio that blk-mq polls may have to be freed in process context (6.1's
- * bio_put() warns about cached bios freed in a softirq).
- *
- * Which polled queue: rtrs_clt_request() cannot know whether its caller
- * will poll, or which queue (rnbd passes neither its hctx nor REQ_POLLED).
- * What we do know is who polls: a CPU that called rtrs_clt_rdma_cq_direct()
- * in the last RTRS_POLL_HINT_MS posts on the queue it polled; the others
- * spread over the queues by CPU. Requests nobody polls for, like those of
- * non-polled I/O, are reaped by the queue's sweeper (rtrs-conn.c) within
- * RTRS_POLL_SWEEP_MS: a wrong guess costs latency, never a completion.
+ * Try the policy's path, then every other connected one. Always inlined:
+ * each I/O request comes through here, and a call of its own cost some 60
+ * instructions per request (bench/insn).
  */
-static struct rtrs_con *rtrs_poll_con(struct rtrs_path *path,
-				      struct rtrs_permit *permit)
-{
-	struct rtrs_clt_sess *clt = path->clt;
-	unsigned int nr = path->con_num - path->irq_con_num;
-	struct rtrs_poll_hint *hint;
-	unsigned int slot;
-
-	if (!nr)
-		return NULL;
-	hint = per_cpu_ptr(clt->poll_hint, permit->cpu_id);
-	if (time_before_eq(jiffies, READ_ONCE(hint->stamp) +
-			   msecs_to_jiffies(RTRS_POLL_HINT_MS)))
-		slot = READ_ONCE(hint->slot);
-	else
-		slot = permit->cpu_id;
-	return path->ep->cons[path->irq_con_num + slot % nr];
-}
-
-/* The connection of @path that carries @permit's requests */
-static struct rtrs_con *rtrs_permit_con(struct rtrs_path *path,
-					struct rtrs_permit *permit)
-{
-	struct rtrs_con *con;
-
-	if (permit->con_type == RTRS_ADMIN_CON)
-		return path->ep->cons[0];
-	con = rtrs_poll_con(path, permit);
-	if (con)
-		return con;
-	return path->ep->cons[permit->cpu_id % (path->irq_con_num - 1) + 1];
-}
-
-static void rtrs_path_account(struct rtrs_path *path, int dir, u32 bytes)
-{
-	struct rtrs_path_stats_pcpu __percpu *pcpu = path->stats.pcpu;
-
-	if (dir == READ) {
-		this_cpu_inc(pcpu->read_cnt);
-		this_cpu_add(pcpu->read_bytes, bytes);
-	} else {
-		this_cpu_inc(pcpu->write_cnt);
-		this_cpu_add(pcpu->write_bytes, bytes);
-	}
-}
-
-/* Fill @path's slot for @permit from a template and post it */
-static int rtrs_clt_post_on(struct rtrs_path *path, struct rtrs_permit *permit,
-			    const struct rtrs_req *tmpl,
-			    const struct kvec *vec, size_t nr)
-{
-	void *p;
-	size_t i;
-	struct rtrs_req *req = &path->ep->reqs[permit->mem_id];
-	int err;
-
-	if (WARN_ON_ONCE(req->state != RTRS_REQ_IDLE))
-		return -EBUSY;
-	req->permit = permit;
-	req->ops = tmpl->ops;
-	req->dir = tmpl->dir;
-	req->sgl = tmpl->sgl;
-	req->sg_cnt = tmpl->sg_cnt;
-	req->data_len = tmpl->data_len;
-	req->usr_len = tmpl->usr_len;
-	for (i = 0, p = req->hdr; i < nr; p += vec[i].iov_len, i++)
-		memcpy(p, vec[i].iov_base, vec[i].iov_len);
-	err = rtrs_req_post(req, rtrs_permit_con(path, permit));
-	if (err) {
-		req->permit = NULL;
-		return err;
-	}
-	rtrs_path_account(path, tmpl->dir, tmpl->data_len + tmpl->usr_len);
-	return 0;
-}
-
-/* Try the policy's path, then every other connected one */
-static int rtrs_clt_post_any(struct rtrs_clt_sess *clt,
-			     struct rtrs_path *skip,
-			     struct rtrs_permit *permit,
-			     const struct rtrs_req *tmpl,
-			     const struct kvec *vec, size_t nr)
+static __always_inline int rtrs_clt_post_any(struct rtrs_clt_sess *clt,
+					     struct rtrs_path *skip,
+					     struct rtrs_permit *permit,
+					     const struct rtrs_req *tmpl,
+					     const struct kvec *vec, size_t nr)
 {
 	struct rtrs_path *first, *path;
 	int err = -ECONNABORTED;
@@ -327,14 +263,14 @@ static int rtrs_clt_post_any(struct rtrs_clt_sess *clt,
 	if (!first)
 		return err;
 	trace_rtrs_failover(skip, first, permit);
-	err = rtrs_clt_post_on(first, permit, tmpl, vec, nr);
+	err = rtrs_req_post(first, permit, tmpl, vec, nr);
 	if (!err)
 		return 0;
 	list_for_each_entry_rcu(path, &clt->paths_list, entry) {
 		if (path == first || path == skip || !rtrs_path_usable(path))
 			continue;
 		trace_rtrs_failover(skip, path, permit);
-		err = rtrs_clt_post_on(path, permit, tmpl, vec, nr);
+		err = rtrs_req_post(path, permit, tmpl, vec, nr);
 		if (!err)
 			return 0;
 	}
@@ -744,34 +680,6 @@ int rtrs_clt_request(int dir, struct rtrs_clt_req_ops *ops,
 	return err;
 }
 EXPORT_SYMBOL(rtrs_clt_request);
-
-/**
- * rtrs_clt_conf() - give a request's result to its user, once
- * @clt: the session
- * @permit: the request's permit
- * @ops: the user's completion
- * @err: 0 or a negative errno for the user
- *
- * Every completion of a user request goes through here. A permit carries
- * one request at a time, so a second completion for it (a bug of ours: no
- * server message may cause one) is refused with a warning instead of
- * handing the user a request it may already have reused.
- *
- * Context: any; does not sleep (conf_fn must not).
- */
-void rtrs_clt_conf(struct rtrs_clt_sess *clt, struct rtrs_permit *permit,
-		   const struct rtrs_clt_req_ops *ops, int err)
-{
-	if (WARN_ONCE(atomic_xchg(&permit->in_flight, 0) != 1,
-		      "%s: a second completion of the request on permit %u\n",
-		      clt->sessname, permit->mem_id)) {
-		atomic64_inc(&clt->reqs[RTRS_REQS_STRAY]);
-		return;
-	}
-	atomic64_inc(&clt->reqs[RTRS_REQS_COMPLETED]);
-	trace_rtrs_clt_conf(clt, permit, err);
-	ops->conf_fn(ops->priv, err);
-}
 
 /**
  * rtrs_clt_rdma_cq_direct() - reap completions of a polled queue

@@ -227,9 +227,17 @@ static int rtrs_con_alloc_rx(struct rtrs_con *con, u32 num)
 		return -ENOMEM;
 	}
 	for (i = 0; i < num; i++) {
-		con->rx[i].cqe.done = rtrs_rx_done;
-		con->rx[i].con = con;
-		con->rx[i].idx = i;
+		struct rtrs_rx *rx = &con->rx[i];
+
+		rx->cqe.done = rtrs_rx_done;
+		rx->con = con;
+		rx->idx = i;
+		rx->sge.addr = con->rx_dma + i * RTRS_RX_SIZE;
+		rx->sge.length = RTRS_RX_SIZE;
+		rx->sge.lkey = con->path->ep->pd->local_dma_lkey;
+		rx->wr.wr_cqe = &rx->cqe;
+		rx->wr.sg_list = &rx->sge;
+		rx->wr.num_sge = 1;
 	}
 	con->rx_num = num;
 	return 0;
@@ -535,59 +543,4 @@ void rtrs_con_destroy(struct rtrs_con *con)
 		con->cm_id = NULL;
 	}
 	kfree(con);
-}
-
-/**
- * rtrs_con_post_recv() - (re)post one receive of a connection
- * @rx: the receive
- *
- * Context: any.
- * Return: 0 or the error of ib_post_recv().
- */
-int rtrs_con_post_recv(struct rtrs_rx *rx)
-{
-	struct rtrs_con *con = rx->con;
-	struct ib_sge sge = {
-		.addr	= con->rx_dma + rx->idx * RTRS_RX_SIZE,
-		.length	= RTRS_RX_SIZE,
-		.lkey	= con->path->ep->pd->local_dma_lkey,
-	};
-	struct ib_recv_wr wr = {
-		.wr_cqe	 = &rx->cqe,
-		.sg_list = &sge,
-		.num_sge = 1,
-	};
-
-	if (rtrs_should_fail_post())
-		return -ENOMEM;
-	ib_dma_sync_single_for_device(con->path->ep->ib_dev, sge.addr,
-				      RTRS_RX_SIZE, DMA_FROM_DEVICE);
-	return ib_post_recv(con->qp, &wr, NULL);
-}
-
-/**
- * rtrs_con_post_send() - post a chain of sends, signalling some of them
- * @con: the connection
- * @first: first work request of the chain
- * @last: last work request of the chain; it is signalled once every
- *	signal_interval posts, so the send queue is reaped in time
- * @bad: on error, the first work request not posted (those before it are);
- *	may be NULL
- *
- * Context: any.
- * Return: 0 or the error of ib_post_send().
- */
-int rtrs_con_post_send(struct rtrs_con *con, struct ib_send_wr *first,
-		       struct ib_send_wr *last, const struct ib_send_wr **bad)
-{
-	u32 interval = con->path->ep->signal_interval ?: 1;
-
-	if (rtrs_should_fail_post()) {
-		if (bad)
-			*bad = first;
-		return -ENOMEM;
-	}
-	if (atomic_inc_return(&con->wr_cnt) % interval == 0)
-		last->send_flags |= IB_SEND_SIGNALED;
-	return ib_post_send(con->qp, first, bad);
 }

@@ -20,7 +20,8 @@
  * owns the slots (rtrs_path_fail_reqs()), and dereg of the MRs is the last
  * word on their validity.
  *
- * This file is the only one that builds REG_MR and LOCAL_INV work requests.
+ * This file and rtrs-frwr.h (its per-I/O part, inline) are the only ones
+ * that build REG_MR and LOCAL_INV work requests.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -87,39 +88,6 @@ void rtrs_frwr_release(struct rtrs_req *req)
 }
 
 /**
- * rtrs_frwr_map() - map a request's DMA-mapped pages into its MR
- * @req: the slot; @req->sgl holds @req->nents mapped entries
- * @reg: the REG_MR work request to fill, for the caller to chain
- * @access: IB_ACCESS_* flags the registration grants
- *
- * A fresh key is taken for every registration, so a stale rkey the server
- * may still hold never matches. The work request is unsignalled. The
- * slot's mr_valid is left to rtrs_frwr_chain(), which knows the chain.
- *
- * Return: 0, or -EINVAL when the pages do not map into one MR (the
- * scatterlist is not page aligned inside, or has too many pages).
- */
-int rtrs_frwr_map(struct rtrs_req *req, struct ib_reg_wr *reg, int access)
-{
-	struct ib_mr *mr = req->mr;
-	int n;
-
-	n = ib_map_mr_sg(mr, req->sgl, req->nents, NULL, RTRS_MR_PAGE_SIZE);
-	if (n != req->nents)
-		return -EINVAL;
-	ib_update_fast_reg_key(mr, ib_inc_rkey(mr->rkey));
-	trace_rtrs_mr_map(req, access);
-
-	memset(reg, 0, sizeof(*reg));
-	reg->wr.opcode = IB_WR_REG_MR;
-	reg->wr.wr_cqe = &req->reg_cqe;
-	reg->mr = mr;
-	reg->key = mr->rkey;
-	reg->access = access;
-	return 0;
-}
-
-/**
  * rtrs_frwr_local_inv() - invalidate a request's MR on its connection
  * @req: the slot, in RTRS_REQ_INVALIDATING
  *
@@ -136,46 +104,6 @@ int rtrs_frwr_local_inv(struct rtrs_req *req)
 	};
 
 	return ib_post_send(req->con->qp, &wr, NULL);
-}
-
-/**
- * rtrs_frwr_chain() - put a post's MR work requests in front of it
- * @req: the slot
- * @saved: its state from rtrs_frwr_save()
- * @inv: room for a LOCAL_INV of the key a failed post left registered
- * @reg: the REG_MR from rtrs_frwr_map(), or NULL
- * @wr: the request's own work request
- *
- * Sets the state the slot has once the chain is posted: the MR valid if
- * and only if it is registered again. That must be in place before the
- * post, whose response may be handled at once on another CPU. The stale
- * LOCAL_INV is unsignalled: only an error (which fails the path) needs
- * handling.
- *
- * Return: the first work request of the chain.
- */
-struct ib_send_wr *rtrs_frwr_chain(struct rtrs_req *req,
-				   const struct rtrs_frwr_saved *saved,
-				   struct ib_send_wr *inv, struct ib_reg_wr *reg,
-				   struct ib_send_wr *wr)
-{
-	struct ib_send_wr *first = wr;
-
-	if (reg) {
-		reg->wr.next = first;
-		first = &reg->wr;
-	}
-	if (saved->valid) {
-		trace_rtrs_mr_staleinv(req, saved->key);
-		memset(inv, 0, sizeof(*inv));
-		inv->opcode = IB_WR_LOCAL_INV;
-		inv->wr_cqe = &req->reg_cqe;
-		inv->ex.invalidate_rkey = saved->key;
-		inv->next = first;
-		first = inv;
-	}
-	req->mr_valid = reg;
-	return first;
 }
 
 /**

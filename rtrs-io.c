@@ -41,7 +41,9 @@
 
 #include <linux/dma-mapping.h>
 #include <linux/moduleparam.h>
+#include <linux/uio.h>
 
+#include "rtrs-frwr.h"
 #include "rtrs-pri.h"
 #include "rtrs-trace.h"
 
@@ -80,7 +82,7 @@ static void rtrs_req_idle(struct rtrs_req *req)
 		rtrs_con_polled_put(req->con);
 }
 
-static void rtrs_req_account_cpu(struct rtrs_req *req)
+static __always_inline void rtrs_req_account_cpu(struct rtrs_req *req)
 {
 	struct rtrs_path_stats_pcpu __percpu *pcpu = req->path->stats.pcpu;
 	unsigned int cpu = raw_smp_processor_id();
@@ -89,6 +91,63 @@ static void rtrs_req_account_cpu(struct rtrs_req *req)
 		return;
 	atomic64_inc(&per_cpu_ptr(pcpu, req->con->cpu)->cpu_migr_from);
 	this_cpu_inc(pcpu->cpu_migr_to);
+}
+
+/*
+ * rtrs_clt_conf(), always inlined into the response handler, which
+ * completes nearly every request (bench/insn)
+ */
+static __always_inline void __rtrs_clt_conf(struct rtrs_clt_sess *clt,
+					    struct rtrs_permit *permit,
+					    const struct rtrs_clt_req_ops *ops,
+					    int err)
+{
+	if (WARN_ONCE(atomic_xchg(&permit->in_flight, 0) != 1,
+		      "%s: a second completion of the request on permit %u\n",
+		      clt->sessname, permit->mem_id)) {
+		atomic64_inc(&clt->reqs[RTRS_REQS_STRAY]);
+		return;
+	}
+	atomic64_inc(&clt->reqs[RTRS_REQS_COMPLETED]);
+	trace_rtrs_clt_conf(clt, permit, err);
+	ops->conf_fn(ops->priv, err);
+}
+
+/**
+ * rtrs_clt_conf() - give a request's result to its user, once
+ * @clt: the session
+ * @permit: the request's permit
+ * @ops: the user's completion
+ * @err: 0 or a negative errno for the user
+ *
+ * Every completion of a user request goes through here. A permit carries
+ * one request at a time, so a second completion for it (a bug of ours: no
+ * server message may cause one) is refused with a warning instead of
+ * handing the user a request it may already have reused.
+ *
+ * Context: any; does not sleep (conf_fn must not).
+ */
+void rtrs_clt_conf(struct rtrs_clt_sess *clt, struct rtrs_permit *permit,
+		   const struct rtrs_clt_req_ops *ops, int err)
+{
+	__rtrs_clt_conf(clt, permit, ops, err);
+}
+
+/*
+ * rtrs_req_complete(), always inlined into the response handler, which
+ * completes nearly every request (bench/insn: a call of its own cost some
+ * 20 instructions per I/O)
+ */
+static __always_inline void rtrs_req_finish(struct rtrs_req *req, int status)
+{
+	struct rtrs_clt_req_ops ops = req->ops;
+	struct rtrs_permit *permit = req->permit;
+
+	trace_rtrs_req_done(req, status);
+	rtrs_req_unmap(req);
+	rtrs_req_account_cpu(req);
+	rtrs_req_idle(req);
+	__rtrs_clt_conf(req->path->clt, permit, &ops, status);
 }
 
 /**
@@ -102,14 +161,7 @@ static void rtrs_req_account_cpu(struct rtrs_req *req)
  */
 void rtrs_req_complete(struct rtrs_req *req, int status)
 {
-	struct rtrs_clt_req_ops ops = req->ops;
-	struct rtrs_permit *permit = req->permit;
-
-	trace_rtrs_req_done(req, status);
-	rtrs_req_unmap(req);
-	rtrs_req_account_cpu(req);
-	rtrs_req_idle(req);
-	rtrs_clt_conf(req->path->clt, permit, &ops, status);
+	rtrs_req_finish(req, status);
 }
 
 /**
@@ -127,15 +179,16 @@ void rtrs_req_cancel(struct rtrs_req *req)
 
 /*
  * The server answered request @req with @status; @remote_inv: its
- * invalidation named @req's MR (checked by the caller)
+ * invalidation named @req's MR (checked by the caller). Always inlined:
+ * every response comes here (bench/insn).
  */
-static void rtrs_req_response(struct rtrs_req *req, int status,
-			      bool remote_inv)
+static __always_inline void rtrs_req_response(struct rtrs_req *req, int status,
+					      bool remote_inv)
 {
 	if (remote_inv)
 		req->mr_valid = false;
 	if (!req->mr_valid) {
-		rtrs_req_complete(req, status);
+		rtrs_req_finish(req, status);
 		return;
 	}
 	/* Not invalidated by the server (a WRITE's MR, or it did not): do it */
@@ -388,12 +441,77 @@ static __always_inline int rtrs_req_send(struct rtrs_req *req,
 	return 0;
 }
 
-/**
- * rtrs_req_post() - send a filled request slot to the server
- * @req: the slot; user message in @req->hdr, data in @req->sgl
- * @con: the connection to use
+/*
+ * Polled queues. When the user asked for them, every I/O request of the
+ * session goes to a polled queue and none completes in interrupt context:
+ * a bio that blk-mq polls may have to be freed in process context (6.1's
+ * bio_put() warns about cached bios freed in a softirq).
  *
- * Maps the request (rtrs_req_map()), then posts it (rtrs_req_send()).
+ * Which polled queue: rtrs_clt_request() cannot know whether its caller
+ * will poll, or which queue (rnbd passes neither its hctx nor REQ_POLLED).
+ * What we do know is who polls: a CPU that called rtrs_clt_rdma_cq_direct()
+ * in the last RTRS_POLL_HINT_MS posts on the queue it polled; the others
+ * spread over the queues by CPU. Requests nobody polls for, like those of
+ * non-polled I/O, are reaped by the queue's sweeper (rtrs-conn.c) within
+ * RTRS_POLL_SWEEP_MS: a wrong guess costs latency, never a completion.
+ */
+static struct rtrs_con *rtrs_poll_con(struct rtrs_path *path,
+				      struct rtrs_permit *permit)
+{
+	struct rtrs_clt_sess *clt = path->clt;
+	unsigned int nr = path->con_num - path->irq_con_num;
+	struct rtrs_poll_hint *hint;
+	unsigned int slot;
+
+	if (!nr)
+		return NULL;
+	hint = per_cpu_ptr(clt->poll_hint, permit->cpu_id);
+	if (time_before_eq(jiffies, READ_ONCE(hint->stamp) +
+			   msecs_to_jiffies(RTRS_POLL_HINT_MS)))
+		slot = READ_ONCE(hint->slot);
+	else
+		slot = permit->cpu_id;
+	return path->ep->cons[path->irq_con_num + slot % nr];
+}
+
+/* The connection of @path that carries @permit's requests */
+static struct rtrs_con *rtrs_permit_con(struct rtrs_path *path,
+					struct rtrs_permit *permit)
+{
+	struct rtrs_con *con;
+
+	if (permit->con_type == RTRS_ADMIN_CON)
+		return path->ep->cons[0];
+	con = rtrs_poll_con(path, permit);
+	if (con)
+		return con;
+	return path->ep->cons[permit->cpu_id % (path->irq_con_num - 1) + 1];
+}
+
+static void rtrs_path_account(struct rtrs_path *path, int dir, u32 bytes)
+{
+	struct rtrs_path_stats_pcpu __percpu *pcpu = path->stats.pcpu;
+
+	if (dir == READ) {
+		this_cpu_inc(pcpu->read_cnt);
+		this_cpu_add(pcpu->read_bytes, bytes);
+	} else {
+		this_cpu_inc(pcpu->write_cnt);
+		this_cpu_add(pcpu->write_bytes, bytes);
+	}
+}
+
+/**
+ * rtrs_req_post() - fill @path's request slot of @permit and post it
+ * @path: a CONNECTED path
+ * @permit: the request's permit; its mem_id picks the slot
+ * @tmpl: the request: ops, dir, sgl, sg_cnt, data_len and usr_len are used
+ * @vec: the user message, @tmpl->usr_len bytes in all
+ * @nr: entries of @vec
+ *
+ * Copies the request into the slot, maps it (rtrs_req_map()), then posts
+ * it (rtrs_req_send()) on the connection of @permit, and counts it in the
+ * path's statistics.
  *
  * Context: any; does not sleep. Called under rcu_read_lock() with the path
  * CONNECTED, so the teardown waits for the post to finish.
@@ -402,25 +520,46 @@ static __always_inline int rtrs_req_send(struct rtrs_req *req,
  * one made before this path reconnected to a server with smaller chunks.
  *
  * Return: 0 once posted (the request may even be complete already);
- * -EMSGSIZE if the request does not fit this path's chunks; -EINVAL if the
- * data does not map or its length does not match @req->data_len; -ENOMEM
- * or another error of the DMA mapping or of ib_post_send(). On error the
- * slot is idle again and the user's request untouched.
+ * -EBUSY if the slot is not idle (a bug of ours); -EMSGSIZE if the request
+ * does not fit this path's chunks; -EINVAL if the data does not map or its
+ * length does not match @tmpl->data_len; -ENOMEM or another error of the
+ * DMA mapping or of ib_post_send(). On error the slot is idle again and
+ * the user's request untouched.
  */
-int rtrs_req_post(struct rtrs_req *req, struct rtrs_con *con)
+int rtrs_req_post(struct rtrs_path *path, struct rtrs_permit *permit,
+		  const struct rtrs_req *tmpl, const struct kvec *vec, size_t nr)
 {
+	struct rtrs_req *req = &path->ep->reqs[permit->mem_id];
 	struct rtrs_req_mapping m;
+	void *p;
+	size_t i;
 	int err;
 
-	if (req->data_len > req->path->ep->max_io ||
-	    req->usr_len + rtrs_req_hdr_len(req) > req->path->ep->hdr_size)
+	if (WARN_ON_ONCE(req->state != RTRS_REQ_IDLE))
+		return -EBUSY;
+	if (tmpl->data_len > path->ep->max_io ||
+	    tmpl->usr_len + rtrs_req_hdr_len(tmpl) > path->ep->hdr_size)
 		return -EMSGSIZE;
+	req->permit = permit;
+	req->ops = tmpl->ops;
+	req->dir = tmpl->dir;
+	req->sgl = tmpl->sgl;
+	req->sg_cnt = tmpl->sg_cnt;
+	req->data_len = tmpl->data_len;
+	req->usr_len = tmpl->usr_len;
+	for (i = 0, p = req->hdr; i < nr; p += vec[i].iov_len, i++)
+		memcpy(p, vec[i].iov_base, vec[i].iov_len);
 	/* before the map: its trace events name the connection */
-	req->con = con;
+	req->con = rtrs_permit_con(path, permit);
 	err = rtrs_req_map(req, &m);
-	if (err)
+	if (!err)
+		err = rtrs_req_send(req, &m);
+	if (err) {
+		req->permit = NULL;
 		return err;
-	return rtrs_req_send(req, &m);
+	}
+	rtrs_path_account(path, tmpl->dir, tmpl->data_len + tmpl->usr_len);
+	return 0;
 }
 
 /* A response immediate, with the rkey_rsp payload of a SEND if any */

@@ -204,11 +204,16 @@ struct rtrs_req {
  * @cqe: its completion, rtrs_rx_done()
  * @con: the connection it is posted on
  * @idx: which buffer of @con's array
+ * @sge: our buffer, for @wr
+ * @wr: the receive work request, built once with the buffers and posted
+ *	again as it is (each I/O re-posts one or two receives)
  */
 struct rtrs_rx {
 	struct ib_cqe		cqe;
 	struct rtrs_con		*con;
 	u32			idx;
+	struct ib_sge		sge;
+	struct ib_recv_wr	wr;
 };
 
 /**
@@ -602,7 +607,10 @@ static inline struct rtrs_permit *rtrs_permit_at(struct rtrs_clt_sess *clt,
 	rtrs_path_log(pr_err_ratelimited, p, fmt, ##__VA_ARGS__)
 #define rtrs_path_info(p, fmt, ...) rtrs_path_log(pr_info, p, fmt, ##__VA_ARGS__)
 
-/* rtrs-frwr.c: memory registration, the only place that builds REG/INV WRs */
+/*
+ * rtrs-frwr.c: memory registration, the only place that builds REG/INV WRs
+ * (with rtrs-frwr.h, its inline per-I/O part)
+ */
 /**
  * struct rtrs_frwr_saved - a slot's MR state before a post changes it
  * @key: the MR's key; rtrs_frwr_map() takes a fresh one
@@ -615,7 +623,6 @@ struct rtrs_frwr_saved {
 
 int rtrs_frwr_init(struct rtrs_req *req, struct ib_pd *pd, u32 max_pages);
 void rtrs_frwr_release(struct rtrs_req *req);
-int rtrs_frwr_map(struct rtrs_req *req, struct ib_reg_wr *reg, int access);
 int rtrs_frwr_local_inv(struct rtrs_req *req);
 
 /*
@@ -648,10 +655,6 @@ static inline bool rtrs_frwr_is_ours(const struct rtrs_req *req, u32 rkey)
 	return req->mr_valid && rkey == req->mr->rkey;
 }
 
-struct ib_send_wr *rtrs_frwr_chain(struct rtrs_req *req,
-				   const struct rtrs_frwr_saved *saved,
-				   struct ib_send_wr *inv, struct ib_reg_wr *reg,
-				   struct ib_send_wr *wr);
 void rtrs_frwr_restore(struct rtrs_req *req,
 		       const struct rtrs_frwr_saved *saved,
 		       const struct ib_send_wr *first,
@@ -662,9 +665,6 @@ struct rtrs_con *rtrs_con_create(struct rtrs_path *path, unsigned int cid);
 void rtrs_con_destroy(struct rtrs_con *con);
 int rtrs_con_connect(struct rtrs_con *con);
 void rtrs_con_disconnect(struct rtrs_con *con);
-int rtrs_con_post_send(struct rtrs_con *con, struct ib_send_wr *first,
-		       struct ib_send_wr *last, const struct ib_send_wr **bad);
-int rtrs_con_post_recv(struct rtrs_rx *rx);
 
 /**
  * rtrs_rx_buf() - the buffer of a receive, synced for the CPU
@@ -678,16 +678,75 @@ int rtrs_con_post_recv(struct rtrs_rx *rx);
 static inline void *rtrs_rx_buf(struct rtrs_rx *rx)
 {
 	struct rtrs_con *con = rx->con;
-	u64 dma = con->rx_dma + rx->idx * RTRS_RX_SIZE;
 
-	ib_dma_sync_single_for_cpu(con->path->ep->ib_dev, dma, RTRS_RX_SIZE,
-				   DMA_FROM_DEVICE);
+	ib_dma_sync_single_for_cpu(con->path->ep->ib_dev, rx->sge.addr,
+				   RTRS_RX_SIZE, DMA_FROM_DEVICE);
 	return con->rx_buf + rx->idx * RTRS_RX_SIZE;
 }
 
 int rtrs_con_poll(struct rtrs_con *con);
 void rtrs_con_polled_get(struct rtrs_con *con);
 void rtrs_con_polled_put(struct rtrs_con *con);
+
+/* rtrs-debugfs.c: fault injection for the two posts below */
+#ifdef CONFIG_FAULT_INJECTION_DEBUG_FS
+bool rtrs_should_fail_post(void);
+#else
+static inline bool rtrs_should_fail_post(void) { return false; }
+#endif
+
+/*
+ * The two posts below are inline: each I/O makes one send and one or two
+ * receives, and a call of their own cost more instructions than their
+ * bodies (bench/insn).
+ */
+
+/**
+ * rtrs_con_post_recv() - (re)post one receive of a connection
+ * @rx: the receive
+ *
+ * Context: any.
+ * Return: 0 or the error of ib_post_recv().
+ */
+static inline int rtrs_con_post_recv(struct rtrs_rx *rx)
+{
+	struct rtrs_con *con = rx->con;
+
+	if (rtrs_should_fail_post())
+		return -ENOMEM;
+	ib_dma_sync_single_for_device(con->path->ep->ib_dev, rx->sge.addr,
+				      RTRS_RX_SIZE, DMA_FROM_DEVICE);
+	return ib_post_recv(con->qp, &rx->wr, NULL);
+}
+
+/**
+ * rtrs_con_post_send() - post a chain of sends, signalling some of them
+ * @con: the connection
+ * @first: first work request of the chain
+ * @last: last work request of the chain; it is signalled once every
+ *	signal_interval posts, so the send queue is reaped in time
+ * @bad: on error, the first work request not posted (those before it are);
+ *	may be NULL
+ *
+ * Context: any.
+ * Return: 0 or the error of ib_post_send().
+ */
+static inline int rtrs_con_post_send(struct rtrs_con *con,
+				     struct ib_send_wr *first,
+				     struct ib_send_wr *last,
+				     const struct ib_send_wr **bad)
+{
+	u32 interval = con->path->ep->signal_interval ?: 1;
+
+	if (rtrs_should_fail_post()) {
+		if (bad)
+			*bad = first;
+		return -ENOMEM;
+	}
+	if (atomic_inc_return(&con->wr_cnt) % interval == 0)
+		last->send_flags |= IB_SEND_SIGNALED;
+	return ib_post_send(con->qp, first, bad);
+}
 
 /* rtrs-path.c: path life cycle, handshake, heartbeat, recovery */
 struct rtrs_path *rtrs_path_alloc(struct rtrs_clt_sess *clt,
@@ -727,12 +786,15 @@ void rtrs_path_hb_ack(struct rtrs_path *path);
 extern struct workqueue_struct *rtrs_wq;
 
 /* rtrs-io.c: requests on the wire and their completions */
-int rtrs_req_post(struct rtrs_req *req, struct rtrs_con *con);
+int rtrs_req_post(struct rtrs_path *path, struct rtrs_permit *permit,
+		  const struct rtrs_req *tmpl, const struct kvec *vec, size_t nr);
 void rtrs_req_complete(struct rtrs_req *req, int status);
 void rtrs_req_cancel(struct rtrs_req *req);
 void rtrs_rx_done(struct ib_cq *cq, struct ib_wc *wc);
 void rtrs_req_init_cqes(struct rtrs_req *req);
 void rtrs_path_fail_reqs(struct rtrs_path *path);
+void rtrs_clt_conf(struct rtrs_clt_sess *clt, struct rtrs_permit *permit,
+		   const struct rtrs_clt_req_ops *ops, int err);
 
 /* Indexes of rtrs_clt_sess.hold_stats */
 enum {
@@ -751,8 +813,6 @@ enum {
 };
 
 /* rtrs-clt.c: the session, permits, path selection, link events */
-void rtrs_clt_conf(struct rtrs_clt_sess *clt, struct rtrs_permit *permit,
-		   const struct rtrs_clt_req_ops *ops, int err);
 void rtrs_clt_path_up(struct rtrs_path *path);
 void rtrs_clt_path_down(struct rtrs_path *path);
 int rtrs_clt_set_limits(struct rtrs_path *path);
@@ -767,11 +827,6 @@ void rtrs_debugfs_init(void);
 void rtrs_debugfs_exit(void);
 void rtrs_debugfs_add_sess(struct rtrs_clt_sess *clt);
 void rtrs_debugfs_del_sess(struct rtrs_clt_sess *clt);
-#ifdef CONFIG_FAULT_INJECTION_DEBUG_FS
-bool rtrs_should_fail_post(void);
-#else
-static inline bool rtrs_should_fail_post(void) { return false; }
-#endif
 
 /* rtrs-clt-sysfs.c */
 int rtrs_clt_class_init(void);

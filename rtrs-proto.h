@@ -219,18 +219,151 @@ int rtrs_info_req_init(struct rtrs_msg_info_req *req, const char *sessname);
 int rtrs_info_rsp_parse(const void *data, size_t len,
 			const struct rtrs_conn_params *p,
 			struct rtrs_rbuf *rbufs, u32 nr);
-int rtrs_rkey_rsp_parse(const void *data, size_t len, u16 queue_depth,
-			u32 imm_buf_id, u32 *rkey);
-int rtrs_io_req_imm(u32 buf_id, u32 offset, const struct rtrs_conn_params *p,
-		    u32 *imm);
-int rtrs_io_rsp_parse(u32 payload, u16 queue_depth, u32 *buf_id, int *err);
-size_t rtrs_read_msg_init(struct rtrs_msg_rdma_read *msg, u16 usr_len,
-			  u64 addr, u32 key, u32 len, bool need_inval);
-size_t rtrs_write_msg_init(struct rtrs_msg_rdma_write *msg, u16 usr_len);
-
 int rtrs_clt_addr_to_sockaddr(const char *str, size_t len, u16 port,
 			      struct rtrs_addr *addr);
 int rtrs_sessname_check(const char *name);
+
+/* ------------------------------------------------ rtrs.c, per I/O */
+
+/*
+ * Each I/O builds or checks these, so they are inline here rather than in
+ * rtrs.c: as calls they cost each 4k read some 50 instructions of calls,
+ * prologues and stack traffic for their results (bench/insn).
+ */
+
+/**
+ * rtrs_rkey_rsp_parse() - check a new chunk rkey sent with an I/O response
+ * @data: the received rkey response
+ * @len: bytes received
+ * @queue_depth: number of chunks of the session
+ * @imm_buf_id: the chunk id of the immediate that came with the message
+ * @rkey: set to the new rkey of the chunk on success
+ *
+ * Context: any context.
+ * Return: 0 on success; -EPROTO if @len is below 8, the type is not
+ * RTRS_MSG_RKEY_RSP, buf_id is not below @queue_depth or differs from
+ * @imm_buf_id.
+ */
+static inline int rtrs_rkey_rsp_parse(const void *data, size_t len,
+				      u16 queue_depth, u32 imm_buf_id,
+				      u32 *rkey)
+{
+	const struct rtrs_msg_rkey_rsp *rsp = data;
+	u16 buf_id;
+
+	if (!data || len < sizeof(*rsp))
+		return -EPROTO;
+	if (le16_to_cpu(rsp->type) != RTRS_MSG_RKEY_RSP)
+		return -EPROTO;
+	buf_id = le16_to_cpu(rsp->buf_id);
+	if (buf_id >= queue_depth || buf_id != imm_buf_id)
+		return -EPROTO;
+	*rkey = le32_to_cpu(rsp->rkey);
+	return 0;
+}
+
+/**
+ * rtrs_io_req_imm() - immediate of an I/O request
+ * @buf_id: the chunk the request was written to
+ * @offset: where in the chunk the rtrs message header starts
+ * @p: session limits (queue_depth and chunk_size are used)
+ * @imm: set to the immediate, in host byte order (post it with
+ *	cpu_to_be32())
+ *
+ * The chunk id goes in the high bits of the payload, as many as the queue
+ * depth needs, and the offset in the remaining low bits.
+ *
+ * Context: any context.
+ * Return: 0 on success; -EINVAL if @buf_id is not below queue_depth, @offset
+ * is not below chunk_size, or (only for limits that rtrs_check_limits() would
+ * refuse) @offset does not fit the bits left for it.
+ */
+static inline int rtrs_io_req_imm(u32 buf_id, u32 offset,
+				  const struct rtrs_conn_params *p, u32 *imm)
+{
+	u32 shift;
+
+	if (buf_id >= p->queue_depth || offset >= p->chunk_size)
+		return -EINVAL;
+	shift = RTRS_IMM_PAYLOAD_BITS - rtrs_bits_for(p->queue_depth);
+	if (offset >> shift)
+		return -EINVAL;
+	*imm = rtrs_imm(RTRS_IO_REQ_IMM, (buf_id << shift) + offset);
+	return 0;
+}
+
+/**
+ * rtrs_io_rsp_parse() - decode the payload of an I/O response immediate
+ * @payload: the low 28 bits of the immediate
+ * @queue_depth: number of chunks of the session
+ * @buf_id: set to the chunk id
+ * @err: set to the status of the request: 0, an errno in -1..-133, or
+ *	-EPROTO for any other value the server sent (rtrs_peer_errno())
+ *
+ * @buf_id and @err are set even when the id is out of range, so the caller
+ * can log them.
+ *
+ * Context: any context.
+ * Return: 0, or -EPROTO if the chunk id is not below @queue_depth.
+ */
+static inline int rtrs_io_rsp_parse(u32 payload, u16 queue_depth,
+				    u32 *buf_id, int *err)
+{
+	u32 e = (payload >> RTRS_IO_RSP_ID_BITS) & RTRS_IO_RSP_ERR_MASK;
+
+	*buf_id = payload & RTRS_IO_RSP_ID_MASK;
+	*err = e ? rtrs_peer_errno(-(int)e) : 0;
+	return *buf_id < queue_depth ? 0 : -EPROTO;
+}
+
+/**
+ * rtrs_read_msg_init() - build the header of a READ request
+ * @msg: where the header goes (room for one descriptor is needed if @len)
+ * @usr_len: length of the user message placed before the header
+ * @addr: address of the client MR the server writes the data to
+ * @key: rkey of that MR
+ * @len: data length; 0 for a request without data
+ * @need_inval: with data, ask the server to invalidate @key when it is done
+ *	(RTRS_MSG_NEED_INVAL_F)
+ *
+ * Context: any context.
+ * Return: the number of header bytes written: 8 without data, 24 with one
+ * descriptor.
+ */
+static inline size_t rtrs_read_msg_init(struct rtrs_msg_rdma_read *msg,
+					u16 usr_len, u64 addr, u32 key,
+					u32 len, bool need_inval)
+{
+	msg->type = cpu_to_le16(RTRS_MSG_READ);
+	msg->usr_len = cpu_to_le16(usr_len);
+	if (!len) {
+		msg->flags = cpu_to_le16(0);
+		msg->sg_cnt = cpu_to_le16(0);
+		return sizeof(*msg);
+	}
+	msg->flags = cpu_to_le16(need_inval ? RTRS_MSG_NEED_INVAL_F : 0);
+	msg->sg_cnt = cpu_to_le16(1);
+	msg->desc[0].addr = cpu_to_le64(addr);
+	msg->desc[0].key = cpu_to_le32(key);
+	msg->desc[0].len = cpu_to_le32(len);
+	return sizeof(*msg) + sizeof(msg->desc[0]);
+}
+
+/**
+ * rtrs_write_msg_init() - build the header of a WRITE request
+ * @msg: where the header goes, after the data and the user message
+ * @usr_len: length of the user message
+ *
+ * Context: any context.
+ * Return: the number of header bytes written (4).
+ */
+static inline size_t rtrs_write_msg_init(struct rtrs_msg_rdma_write *msg,
+					 u16 usr_len)
+{
+	msg->type = cpu_to_le16(RTRS_MSG_WRITE);
+	msg->usr_len = cpu_to_le16(usr_len);
+	return sizeof(*msg);
+}
 
 /* Multipath policies, with the numbers the sysfs file shows */
 enum rtrs_mp_policy {

@@ -7,7 +7,8 @@
  * the rest of the module trusts a single field of it. It uses no verbs and
  * no locks, so the same file is compiled into rtrs-client.ko and into the
  * host unit tests (tests/unit/, with host-compat.h standing in for the
- * kernel headers).
+ * kernel headers). The encoders and validators that every I/O runs are
+ * static inline in rtrs-proto.h instead, built the same two ways.
  *
  * Return codes follow one rule: whatever the server sent that we cannot use
  * is -EPROTO (or -ECONNRESET for CM private data, which is what the CM layer
@@ -296,136 +297,6 @@ int rtrs_info_rsp_parse(const void *data, size_t len,
 	if (i != qd)
 		return -EPROTO;
 	return 0;
-}
-
-/**
- * rtrs_rkey_rsp_parse() - check a new chunk rkey sent with an I/O response
- * @data: the received rkey response
- * @len: bytes received
- * @queue_depth: number of chunks of the session
- * @imm_buf_id: the chunk id of the immediate that came with the message
- * @rkey: set to the new rkey of the chunk on success
- *
- * Context: any context.
- * Return: 0 on success; -EPROTO if @len is below 8, the type is not
- * RTRS_MSG_RKEY_RSP, buf_id is not below @queue_depth or differs from
- * @imm_buf_id.
- */
-int rtrs_rkey_rsp_parse(const void *data, size_t len, u16 queue_depth,
-			u32 imm_buf_id, u32 *rkey)
-{
-	const struct rtrs_msg_rkey_rsp *rsp = data;
-	u16 buf_id;
-
-	if (!data || len < sizeof(*rsp))
-		return -EPROTO;
-	if (le16_to_cpu(rsp->type) != RTRS_MSG_RKEY_RSP)
-		return -EPROTO;
-	buf_id = le16_to_cpu(rsp->buf_id);
-	if (buf_id >= queue_depth || buf_id != imm_buf_id)
-		return -EPROTO;
-	*rkey = le32_to_cpu(rsp->rkey);
-	return 0;
-}
-
-/**
- * rtrs_io_req_imm() - immediate of an I/O request
- * @buf_id: the chunk the request was written to
- * @offset: where in the chunk the rtrs message header starts
- * @p: session limits (queue_depth and chunk_size are used)
- * @imm: set to the immediate, in host byte order (post it with
- *	cpu_to_be32())
- *
- * The chunk id goes in the high bits of the payload, as many as the queue
- * depth needs, and the offset in the remaining low bits.
- *
- * Context: any context.
- * Return: 0 on success; -EINVAL if @buf_id is not below queue_depth, @offset
- * is not below chunk_size, or (only for limits that rtrs_check_limits() would
- * refuse) @offset does not fit the bits left for it.
- */
-int rtrs_io_req_imm(u32 buf_id, u32 offset, const struct rtrs_conn_params *p,
-		    u32 *imm)
-{
-	u32 shift;
-
-	if (buf_id >= p->queue_depth || offset >= p->chunk_size)
-		return -EINVAL;
-	shift = RTRS_IMM_PAYLOAD_BITS - rtrs_bits_for(p->queue_depth);
-	if (offset >> shift)
-		return -EINVAL;
-	*imm = rtrs_imm(RTRS_IO_REQ_IMM, (buf_id << shift) + offset);
-	return 0;
-}
-
-/**
- * rtrs_io_rsp_parse() - decode the payload of an I/O response immediate
- * @payload: the low 28 bits of the immediate
- * @queue_depth: number of chunks of the session
- * @buf_id: set to the chunk id
- * @err: set to the status of the request: 0, an errno in -1..-133, or
- *	-EPROTO for any other value the server sent (rtrs_peer_errno())
- *
- * @buf_id and @err are set even when the id is out of range, so the caller
- * can log them.
- *
- * Context: any context.
- * Return: 0, or -EPROTO if the chunk id is not below @queue_depth.
- */
-int rtrs_io_rsp_parse(u32 payload, u16 queue_depth, u32 *buf_id, int *err)
-{
-	u32 e = (payload >> RTRS_IO_RSP_ID_BITS) & RTRS_IO_RSP_ERR_MASK;
-
-	*buf_id = payload & RTRS_IO_RSP_ID_MASK;
-	*err = e ? rtrs_peer_errno(-(int)e) : 0;
-	return *buf_id < queue_depth ? 0 : -EPROTO;
-}
-
-/**
- * rtrs_read_msg_init() - build the header of a READ request
- * @msg: where the header goes (room for one descriptor is needed if @len)
- * @usr_len: length of the user message placed before the header
- * @addr: address of the client MR the server writes the data to
- * @key: rkey of that MR
- * @len: data length; 0 for a request without data
- * @need_inval: with data, ask the server to invalidate @key when it is done
- *	(RTRS_MSG_NEED_INVAL_F)
- *
- * Context: any context.
- * Return: the number of header bytes written: 8 without data, 24 with one
- * descriptor.
- */
-size_t rtrs_read_msg_init(struct rtrs_msg_rdma_read *msg, u16 usr_len,
-			  u64 addr, u32 key, u32 len, bool need_inval)
-{
-	msg->type = cpu_to_le16(RTRS_MSG_READ);
-	msg->usr_len = cpu_to_le16(usr_len);
-	if (!len) {
-		msg->flags = cpu_to_le16(0);
-		msg->sg_cnt = cpu_to_le16(0);
-		return sizeof(*msg);
-	}
-	msg->flags = cpu_to_le16(need_inval ? RTRS_MSG_NEED_INVAL_F : 0);
-	msg->sg_cnt = cpu_to_le16(1);
-	msg->desc[0].addr = cpu_to_le64(addr);
-	msg->desc[0].key = cpu_to_le32(key);
-	msg->desc[0].len = cpu_to_le32(len);
-	return sizeof(*msg) + sizeof(msg->desc[0]);
-}
-
-/**
- * rtrs_write_msg_init() - build the header of a WRITE request
- * @msg: where the header goes, after the data and the user message
- * @usr_len: length of the user message
- *
- * Context: any context.
- * Return: the number of header bytes written (4).
- */
-size_t rtrs_write_msg_init(struct rtrs_msg_rdma_write *msg, u16 usr_len)
-{
-	msg->type = cpu_to_le16(RTRS_MSG_WRITE);
-	msg->usr_len = cpu_to_le16(usr_len);
-	return sizeof(*msg);
 }
 
 /* "gid:" part: an IB GID written like an IPv6 address, as an AF_IB address */
