@@ -12,6 +12,9 @@
 # fio rounds (seen: 0 failed over at one cut with 8 in flight a second before it). Upstream's
 # client counts on the other path and fails this at every cut. At the end: zero fio errors
 # or verify failures, no I/O error in the client's kernel log.
+# The cut path must leave `connected` within MP_DOWN_S (10 s, times BED_TIMEOUT_SCALE) of the
+# cut: the port event of the client's link fails it at once (1-2 s from the cut to the check's
+# answer in all 50 cuts of soak run s19-soak), where the heartbeat alone would take ~35 s.
 # Cost: ~45 s per cut: the port event fails the path in 1-4 s, and the reconnect comes ~37 s
 # after the cut (rnbd's 30 s delay; the first attempt no sooner than 36 s after the server
 # was last heard from). Every wait is a condition with a generous bound.
@@ -20,6 +23,7 @@ CASE_TIMEOUT=${MP_CASE_TIMEOUT:-$(( 300 + ${MP_CUTS:-10} * 150 ))}
 . "$BED_REPO/tests/vm/lib/mp.sh"
 run() {
 	local dev n=${MP_CUTS:-10} i l o r0 o0 f0 fo0 fo inf t0 t1 t2 out fo_cuts=0
+	local down_s=$(( ${MP_DOWN_S:-10} * ${BED_TIMEOUT_SCALE:-1} ))
 	step "map /dev/nullb0 over link0 and link1 ($CLIENT_STACK stack)"
 	dev=$(mp_map bed-mp /dev/nullb0) || fail "map over two paths failed"
 	mp_run 150 "mp_fio_start $dev mpf 16m 0; wait_for 120 mp_fio_progress mpf 0 1" ||
@@ -39,6 +43,8 @@ run() {
 		mp_run 120 "wait_for 90 mp_state_is bed-mp $l disconnected" ||
 			{ mp_run 30 "mp_summary bed-mp"; fail "path $l still connected 90 s after link$l was cut"; }
 		t1=$(date +%s)
+		[ $((t1 - t0)) -le "$down_s" ] ||
+			fail "path $l left connected only $((t1 - t0)) s after link$l was cut (at most $down_s s: the port event)"
 		# the other path carries requests and fio keeps finishing rounds
 		mp_run 270 "wait_for 120 mp_reqs_grow bed-mp $o $o0 200 && wait_for 120 mp_fio_progress mpf $f0 1" ||
 			{ mp_run 60 "mp_summary bed-mp; mp_fio_stop mpf 5"; fail "I/O did not go on over path $o while link$l was cut"; }
