@@ -9,6 +9,11 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cache=$top/.cache/linux-source
 mkdir -p "$cache/deb"
 pkg=linux-source-$series
+# Two entry points started at once on a fresh machine (make demo and make check-debug, seen
+# 2026-12-07) both downloaded and extracted here, and the second's "rm -rf $dir.tmp" pulled
+# the tree from under the first's tar: one at a time
+exec 9> "$cache/.lock-$series"
+flock 9
 deb=$(find "$cache/deb" -name "${pkg}_*_all.deb" | sort -V | tail -n 1)
 if [ -z "$deb" ]; then
 	(cd "$cache/deb" && apt-get download -q "$pkg") >&2 ||

@@ -26,6 +26,10 @@ esac
 src=$("$top/scripts/linux-source.sh" "$series") || { echo "build-peer: linux-source $series unavailable" >&2; exit 1; }
 out=$top/.cache/peer/$kv
 mkdir -p "$out"
+# Entry points run side by side (make check beside make soak or a mutant run) share this
+# cache; one build at a time per kernel, or one's "rm -rf" empties the other's tree
+exec 8> "$out/.lock"
+flock 8
 rc=0
 kmake() { make -s -C "$kdir" M="$1" -j"$(nproc)" modules "${@:2}"; }
 
