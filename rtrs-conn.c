@@ -91,16 +91,25 @@ static int rtrs_con_established(struct rtrs_con *con,
 
 /*
  * An error event fails the connect step waiting for it; on a connection
- * already up (the CM may report one late) it fails the whole path.
+ * already up it fails the whole path: 6.12's CM reports UNREACHABLE on an
+ * established connection when its peer's neighbour entry changes (a link
+ * cut), often before the port event and the flushes, which then find the
+ * path down already and say nothing. So say it here.
  */
-static void rtrs_con_failed(struct rtrs_con *con, int err)
+static void rtrs_con_failed(struct rtrs_con *con, struct rdma_cm_event *ev,
+			    int err)
 {
 	bool was_up = con->established;
 
 	con->established = false;
 	rtrs_con_step_done(con, err);
-	if (was_up)
-		rtrs_path_error(con->path);
+	if (!was_up)
+		return;
+	if (rtrs_path_state(con->path) == RTRS_PATH_CONNECTED)
+		rtrs_path_err_rl(con->path, "connection %u: %s, status %d\n",
+				 con->cid, rdma_event_msg(ev->event),
+				 ev->status);
+	rtrs_path_error(con->path);
 }
 
 static int rtrs_cm_handler(struct rdma_cm_id *cm_id, struct rdma_cm_event *ev)
@@ -121,10 +130,10 @@ static int rtrs_cm_handler(struct rdma_cm_id *cm_id, struct rdma_cm_event *ev)
 	case RDMA_CM_EVENT_ADDR_ERROR:
 	case RDMA_CM_EVENT_ROUTE_ERROR:
 	case RDMA_CM_EVENT_UNREACHABLE:
-		rtrs_con_failed(con, -EHOSTUNREACH);
+		rtrs_con_failed(con, ev, -EHOSTUNREACH);
 		break;
 	case RDMA_CM_EVENT_CONNECT_ERROR:
-		rtrs_con_failed(con, -ECONNRESET);
+		rtrs_con_failed(con, ev, -ECONNRESET);
 		break;
 	case RDMA_CM_EVENT_DISCONNECTED:
 	case RDMA_CM_EVENT_ADDR_CHANGE:

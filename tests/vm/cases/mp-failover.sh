@@ -18,6 +18,10 @@
 # mutant runs of 2026-12-07) fail it at once (0-2 s from the cut to the check's answer in
 # all 50 cuts of soak run s19-soak), where the heartbeat alone would take ~35 s. Not yet
 # seen failing: no mutant has silenced all three (tests/mutants/README.md).
+# And the client's kernel log must say why the path went down: at least one new line naming
+# the session and the path's device by the time the path has left `connected` (a 6.12
+# client's CM reports the cut as UNREACHABLE, often first, and that failed the path without
+# a word until 2026-12-07).
 # Cost: ~45 s per cut: the port event fails the path in 1-4 s, and the reconnect comes ~37 s
 # after the cut (rnbd's 30 s delay; the first attempt no sooner than 36 s after the server
 # was last heard from). Every wait is a condition with a generous bound.
@@ -25,7 +29,7 @@
 CASE_TIMEOUT=${MP_CASE_TIMEOUT:-$(( 300 + ${MP_CUTS:-10} * 150 ))}
 . "$BED_REPO/tests/vm/lib/mp.sh"
 run() {
-	local dev n=${MP_CUTS:-10} i l o r0 o0 f0 fo0 fo inf t0 t1 t2 out fo_cuts=0
+	local dev n=${MP_CUTS:-10} i l o r0 o0 f0 fo0 fo inf t0 t1 t2 out fo_cuts=0 g0 g1
 	local down_s=$(( ${MP_DOWN_S:-10} * ${BED_TIMEOUT_SCALE:-1} ))
 	step "map /dev/nullb0 over link0 and link1 ($CLIENT_STACK stack)"
 	dev=$(mp_map bed-mp /dev/nullb0) || fail "map over two paths failed"
@@ -34,9 +38,9 @@ run() {
 	for i in $(seq 1 "$n"); do
 		l=$(( i % 2 )); o=$(( 1 - l ))
 		step "cut $i/$n: link$l (path $l) off, path $o carries the I/O"
-		out=$(mp_run 30 "mp_fio_ok mpf && echo \$(mp_reconnects bed-mp $l) \$(mp_reqs bed-mp $o) \$(mp_fio_rounds mpf) \$(mp_failovers bed-mp $l)") ||
+		out=$(mp_run 30 "mp_fio_ok mpf && echo \$(mp_reconnects bed-mp $l) \$(mp_reqs bed-mp $o) \$(mp_fio_rounds mpf) \$(mp_failovers bed-mp $l) \$(mp_log_lines bed-mp $l)") ||
 			{ mp_run 60 "mp_fio_stop mpf 5"; fail "fio failed before cut $i"; }
-		read -r r0 o0 f0 fo0 <<< "$out"
+		read -r r0 o0 f0 fo0 g0 <<< "$out"
 		# cut while path l has requests in flight (not in the pause between two fio rounds),
 		# so that its failover counter has something to count
 		inf=$(mp_run 40 "wait_for 30 mp_inflight_gt bed-mp $l 0 && mp_inflight bed-mp $l") ||
@@ -48,6 +52,10 @@ run() {
 		t1=$(date +%s)
 		[ $((t1 - t0)) -le "$down_s" ] ||
 			fail "path $l left connected only $((t1 - t0)) s after link$l was cut (at most $down_s s)"
+		g1=$(mp_run 20 "mp_log_lines bed-mp $l") || fail "cannot read the client's kernel log"
+		[ "$g1" -gt "$g0" ] ||
+			fail "path $l went down without a word in the client's kernel log ($g0 lines about it before the cut, $g1 after)"
+		note "cut $i: the client's log says: $(mp_run 20 "mp_log_lines bed-mp $l tail")"
 		# the other path carries requests and fio keeps finishing rounds
 		mp_run 270 "wait_for 120 mp_reqs_grow bed-mp $o $o0 200 && wait_for 120 mp_fio_progress mpf $f0 1" ||
 			{ mp_run 60 "mp_summary bed-mp; mp_fio_stop mpf 5"; fail "I/O did not go on over path $o while link$l was cut"; }

@@ -12,6 +12,14 @@ mp_failovers() { awk '{ print $6 }' "$(mp_dir "$1" "$2")/stats/rdma"; }
 # requests in flight on a path (stats/rdma field 5; counted under min-inflight only)
 mp_inflight() { awk '{ print $5 }' "$(mp_dir "$1" "$2")/stats/rdma"; }
 mp_inflight_gt() { [ "$(mp_inflight "$1" "$2")" -gt "$3" ]; }     # <sess> <link> <n>
+# mp_log_lines <sess> <link> [tail]: how many kernel log lines our module wrote about the
+# path (they name the session and the path's device), or with "tail" the last of them
+mp_log_lines() {
+	local hca pat
+	hca=$(cat "$(mp_dir "$1" "$2")/hca_name" 2>/dev/null) || hca=none
+	pat="rtrs_client: $1 $hca: "
+	if [ "${3:-}" = tail ]; then dmesg | grep "$pat" | tail -n 1; else dmesg | grep -c "$pat" || true; fi
+}
 mp_summary() { # <sess>: one line per path: name state rdma reconnects
 	local p
 	for p in "/sys/class/rtrs-client/$1"/paths/*/; do
