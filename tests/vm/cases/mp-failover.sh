@@ -14,10 +14,10 @@
 # or verify failures, no I/O error in the client's kernel log.
 # The cut path must leave `connected` within MP_DOWN_S (10 s, times BED_TIMEOUT_SCALE) of the
 # cut: the port event of the client's link, the device flushing its QPs (soft-RoCE does on
-# link down) or a third signal (with both of those ignored the path still failed in 4-5 s,
-# mutant runs of 2026-12-07) fail it at once (0-2 s from the cut to the check's answer in
-# all 50 cuts of soak run s19-soak), where the heartbeat alone would take ~35 s. Not yet
-# seen failing: no mutant has silenced all three (tests/mutants/README.md).
+# link down) or, on a 6.12 client, the CM's UNREACHABLE on the established connection each
+# fail it at once (0-2 s from the cut to the check's answer in all 50 cuts of soak run
+# s19-soak), where the heartbeat alone takes ~35 s: mutant link-silent, all three silenced,
+# fails here with "35 s" (tests/mutants/README.md).
 # And the client's kernel log must say why the path went down: at least one new line naming
 # the session and the path's device by the time the path has left `connected` (a 6.12
 # client's CM reports the cut as UNREACHABLE, often first, and that failed the path without
