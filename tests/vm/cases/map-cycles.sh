@@ -100,7 +100,10 @@ run() {
 				echo \"LEFT vmalloc areas of unloaded modules: \$(cat /tmp/before.vm) -> \$(cat /tmp/after.vm)\"
 			compare $(( MAP_CYCLES / 2 > 8 ? MAP_CYCLES / 2 : 8 ))" 2>&1)
 		echo "$out"
-		if echo "$out" | grep -q rdma-same && echo "$out" | grep -q mod-same &&
+		# whole lines: $out also holds the bed's trace of the command, which contains
+		# "echo rdma-same" itself (a plain grep -q matched that, so the rdma resource
+		# comparison could not fail until 2026-12-07: mutant cq-pool-leak)
+		if echo "$out" | grep -qx rdma-same && echo "$out" | grep -qx mod-same &&
 			! echo "$out" | grep -Eq '^(LEAK|LEFT)'; then
 			note "nothing left behind (try $try)"; return 0
 		fi
@@ -109,7 +112,7 @@ run() {
 		note "differences; again in $delay s"
 		bed_sleep $delay || fail "VM died"
 	done
-	echo "$out" | grep -q rdma-same || left="rdma resources differ; "
-	echo "$out" | grep -q mod-same || left="${left}module use counts differ; "
+	echo "$out" | grep -qx rdma-same || left="rdma resources differ; "
+	echo "$out" | grep -qx mod-same || left="${left}module use counts differ; "
 	fail "the client stack left something behind: ${left}$(echo "$out" | grep -E '^(LEAK|LEFT)' | head -n 4 | tr '\n' ';')"
 }
