@@ -39,7 +39,13 @@ run() {
 		"") hostile_result "$mode FAIL: the peer never probed (no rnbd READ after arming?)" ;;
 		*) hostile_result "$mode FAIL (inconclusive): ${line#*] }" ;;
 		esac
-		out=$(hostile_try 90 "rnbd_unmap $dev || rnbd_unmap $dev force" 2>&1) || hostile_result "$mode FAIL: unmap: $out"
+		# hostile_try's rc says only whether the command returned in time: the unmap's
+		# own status is the guest's whole "unmap-rc=N" line (bed_client_down would
+		# force the unmap and hide a failed one)
+		if ! out=$(hostile_try 90 "rnbd_unmap $dev || rnbd_unmap $dev force; echo unmap-rc=\$?" 2>&1) ||
+			! echo "$out" | grep -qx 'unmap-rc=0'; then
+			hostile_result "$mode FAIL: unmap: $out"
+		fi
 		hostile_stop "inval-$mode" >/dev/null
 		client_unload >/dev/null || hostile_result "$mode FAIL: client stack did not unload"
 	done

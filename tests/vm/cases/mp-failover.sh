@@ -70,7 +70,7 @@ run() {
 	done
 	step "stop fio: no error, no verify failure"
 	mp_run 400 "mp_fio_stop mpf 300" || fail "fio reported an error or a verify failure"
-	out=$(mp_run 30 mp_io_errors)
+	out=$(mp_run 30 mp_io_errors) || fail "could not read the client's kernel log"
 	[ -z "$out" ] || fail "I/O errors in the client's kernel log: $out"
 	note "$fo_cuts of $n cuts failed requests over"
 	[ "$fo_cuts" -ge 1 ] ||

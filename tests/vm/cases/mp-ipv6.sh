@@ -106,7 +106,7 @@ $P0 connected"
 
 	step "stop fio: no error, no verify failure"
 	m6 400 "mp_fio_stop m6 300" || fail "fio reported an error or a verify failure"
-	out=$(m6 30 mp_io_errors)
+	out=$(m6 30 mp_io_errors) || fail "could not read the client's kernel log"
 	[ -z "$out" ] || fail "I/O errors in the client's kernel log: $out"
 	step "unmap + unload"
 	vm_run client 120 "rnbd_unmap $dev" || fail "unmap failed"

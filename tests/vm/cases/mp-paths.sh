@@ -91,7 +91,7 @@ run() {
 
 	step "stop fio: no error, no verify failure"
 	mp_run 400 "mp_fio_stop mpp 300" || fail "fio reported an error or a verify failure"
-	out=$(mp_run 30 mp_io_errors)
+	out=$(mp_run 30 mp_io_errors) || fail "could not read the client's kernel log"
 	[ -z "$out" ] || fail "I/O errors in the client's kernel log: $out"
 
 	# Light I/O only (4k reads, queue depth 1 or 8): heavy I/O inflates the round trip of the

@@ -213,11 +213,12 @@ run() {
 	wl_snap
 
 	step "the client's sha256 of the disk, unmap, the server's copy"
-	csum=$(vm_run client 180 "dd if=$dev bs=1M iflag=direct status=none | sha256sum | cut -d' ' -f1") || fail "client sha256 failed"
+	# pipefail: a failed dd is a failed read, not the sha256 of what it read before failing
+	csum=$(vm_run client 180 "set -o pipefail; dd if=$dev bs=1M iflag=direct status=none | sha256sum | cut -d' ' -f1") || fail "client sha256 failed"
 	sums=$(vm_run client 10 "cat /tmp/wl.sums") || fail "no file sums"
 	vm_run client 120 "rnbd_unmap $dev" || fail "unmap failed"
 	client_unload || fail "client stack did not unload"
-	ssum=$(vm_run server 120 "dd if=$WL_SDEV bs=1M iflag=direct status=none | sha256sum | cut -d' ' -f1") || fail "server sha256 failed"
+	ssum=$(vm_run server 120 "set -o pipefail; dd if=$WL_SDEV bs=1M iflag=direct status=none | sha256sum | cut -d' ' -f1") || fail "server sha256 failed"
 	note "sha256 client $csum server $ssum"
 	[ "$csum" = "$ssum" ] || fail "the server's copy differs from what the client read"
 	vm_run server 120 "set -e; modprobe ext4; e2fsck -fn $WL_SDEV; mkdir -p /tmp/wlm; mount -o ro $WL_SDEV /tmp/wlm

@@ -155,7 +155,8 @@ EOF
 	trace_start $S
 	step "map /dev/nullb0 of 198.18.0.1, 5 s of fio randrw"
 	dev=$(vm_run client 180 rnbd_map $S /dev/nullb0 path=ip:198.18.0.1) || fail "map failed: $dev"
-	out=$(vm_run client 180 "fio --name=trace --filename=$dev --direct=1 --ioengine=libaio --rw=randrw \
+	# pipefail: the pipeline's status is fio's, not cut's (a failed fio passed before)
+	out=$(vm_run client 180 "set -o pipefail; fio --name=trace --filename=$dev --direct=1 --ioengine=libaio --rw=randrw \
 		--bsrange=4k-128k --iodepth=8 --size=256M --runtime=5 --time_based --allow_file_create=0 \
 		--output-format=terse --terse-version=3 | cut -d';' -f6,47") || fail "fio failed: $out"
 	note "fio read/write KiB: $out"
