@@ -105,6 +105,7 @@ for s in "${suites[@]}"; do
 	echo "... VM suite $s on $rel" >&2
 	slog=$logs/suite-$s.log
 	CI=true tests/vm/run-suite.sh "$s" "${cases[@]}" 2> "$slog" | grep -E '^(PASS|FAIL) ' > "$slog.res"
+	src=${PIPESTATUS[0]}
 	if [ ! -s "$slog.res" ]; then
 		ko "VM suite $s ($(el "$s0")s): no results, see ${slog#"$top"/}"; tail -n 15 "$slog" | sed 's/^/    /' >&2
 		continue
@@ -112,6 +113,11 @@ for s in "${suites[@]}"; do
 	while read -r st name rest; do
 		if [ "$st" = PASS ]; then ok "debug $name $rest"; else ko "debug $name $rest"; fi
 	done < "$slog.res"
+	# as tests/check.sh: a runner that failed with no FAIL line (aborted after some cases:
+	# the rest have no result line) is a failure, not the passes it printed
+	if [ "$src" != 0 ] && ! grep -q '^FAIL' "$slog.res"; then
+		ko "VM suite $s: runner failed (rc=$src): $(tail -n 3 "$slog" | tr '\n' ' ')"
+	fi
 	grep -h 'suite .*passed' "$slog" >&2
 done
 summary
