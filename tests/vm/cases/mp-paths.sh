@@ -16,8 +16,8 @@
 #   - min-latency: once cur_latency shows the slow link 10 ms slower, the other link carries
 #     >= 90 % of 100 4k reads (queue depth 1), in one of up to 3 windows (a TCG stall can
 #     make one heartbeat sample of the fast link the slower);
-#   - min-inflight: 4k random reads at queue depth 8: requests stay in flight ~4x longer
-#     on the slow link, so the fast one must carry >= MP_MININFLIGHT_PCT (65) % of them
+#   - min-inflight: 4k random reads at queue depth 8, the slow link delayed by 20 ms x
+#     BED_TIMEOUT_SCALE: requests stay in flight ~4x longer on the slow link, so the fast one must carry >= MP_MININFLIGHT_PCT (65) % of them
 #     (round-robin would give 50 %, first-path 0 %).
 # shellcheck disable=SC2034 # read by tests/vm/run-suite.sh
 CASE_TIMEOUT=1200
@@ -135,8 +135,11 @@ min_latency() {
 # min_inflight <slow link> <dev>: under load, min-inflight follows the faster link
 min_inflight() {
 	local slow=$1 dev=$2 fast=$(( 1 - $1 )) out d d0 d1 pct=${MP_MININFLIGHT_PCT:-65}
-	step "min-inflight sends most of a queue-depth-8 load over link$fast while link$slow is delayed by 20 ms"
-	vm_run server 30 "tc qdisc add dev eth$slow root netem delay 20ms" || fail "tc netem failed"
+	# the delay scales with the bed's slowness: on the sanitizer kernel (scale 3) the fast
+	# link's own round trip is ~10 ms, and 20 ms more gave only 61 % (run s20-dbg-mp2)
+	local ms=$(( 20 * ${BED_TIMEOUT_SCALE:-1} ))
+	step "min-inflight sends most of a queue-depth-8 load over link$fast while link$slow is delayed by $ms ms"
+	vm_run server 30 "tc qdisc add dev eth$slow root netem delay ${ms}ms" || fail "tc netem failed"
 	mp_run 10 "echo min-inflight > /sys/class/rtrs-client/$S/mpath_policy" || fail "policy write failed"
 	out=$(mp_run 300 "a0=\$(mp_reqs $S 0); a1=\$(mp_reqs $S 1)
 		fio --name=mpi --filename=$dev --rw=randread --bs=4k --iodepth=8 --ioengine=libaio --direct=1 \
