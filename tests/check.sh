@@ -3,9 +3,8 @@
 # setup -> build our module for both kernels -> peer modules -> tests/host/*.sh -> VM
 # suites (two-VM bed, tests/vm/), with make lint, make unit and the host mutants beside
 # them -> the bed's self-test (suite bed-selftest-c61-s61, whose every case must fail:
-# tests/vm/check-selftest.sh). Every step
-# is one test; every VM test case is one test. Ends with exactly one line "N passed, N
-# failed"; exit 1 on any failure.
+# tests/vm/check-selftest.sh). Every step is one test; every VM test case is one test.
+# Ends with exactly one line "N passed, N failed"; exit 1 on any failure.
 #
 # Options:
 #   --suite <name>   run only this VM suite (repeatable; tests/vm/suites/<name>.sh)
@@ -34,7 +33,7 @@ while [ $# -gt 0 ]; do
 	--no-vm) novm=1 ;;
 	--vm-only) vmonly=1 ;;
 	--debug) debug=1 ;;
-	-h|--help) sed -n '2,25p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,24p' "$0"; exit 0 ;;
 	*) echo "check.sh: unknown option $1" >&2; exit 2 ;;
 	esac
 	shift

@@ -17,8 +17,9 @@
 #     >= 90 % of 100 4k reads (queue depth 1), in one of up to 3 windows (a TCG stall can
 #     make one heartbeat sample of the fast link the slower);
 #   - min-inflight: 4k random reads at queue depth 8, the slow link delayed by 20 ms x
-#     BED_TIMEOUT_SCALE: requests stay in flight ~4x longer on the slow link, so the fast one must carry >= MP_MININFLIGHT_PCT (65) % of them
-#     (round-robin would give 50 %, first-path 0 %).
+#     BED_TIMEOUT_SCALE: requests stay in flight ~4x longer on the slow link, so the fast
+#     one must carry >= MP_MININFLIGHT_PCT (65) % of them (round-robin would give 50 %,
+#     first-path 0 %).
 # shellcheck disable=SC2034 # read by tests/vm/run-suite.sh
 CASE_TIMEOUT=1200
 . "$BED_REPO/tests/vm/lib/mp.sh"
