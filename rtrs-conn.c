@@ -235,6 +235,7 @@ static int rtrs_con_alloc_rx(struct rtrs_con *con, u32 num)
 		con->rx_dma = 0;
 		return -ENOMEM;
 	}
+	con->rx_sync = rtrs_dma_need_sync(dev, con->rx_dma);
 	for (i = 0; i < num; i++) {
 		struct rtrs_rx *rx = &con->rx[i];
 

@@ -359,8 +359,10 @@ static int rtrs_req_map(struct rtrs_req *req, struct rtrs_req_mapping *m)
 	req->sge[m->num_sge].length = req->usr_len + hdr_len;
 	req->sge[m->num_sge].lkey = path->ep->pd->local_dma_lkey;
 	m->num_sge++;
-	ib_dma_sync_single_for_device(dev, req->hdr_dma, req->usr_len + hdr_len,
-				      DMA_TO_DEVICE);
+	if (req->hdr_sync)
+		ib_dma_sync_single_for_device(dev, req->hdr_dma,
+					      req->usr_len + hdr_len,
+					      DMA_TO_DEVICE);
 	return 0;
 
 unmap_mr:

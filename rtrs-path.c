@@ -314,6 +314,7 @@ static int rtrs_ep_alloc_reqs(struct rtrs_ep *ep)
 		if (ib_dma_mapping_error(ep->ib_dev, dma))
 			return -ENOMEM;
 		req->hdr_dma = dma;
+		req->hdr_sync = rtrs_dma_need_sync(ep->ib_dev, dma);
 		err = rtrs_frwr_init(req, ep->pd, ep->max_pages_per_mr);
 		if (err)
 			return err;

@@ -159,6 +159,7 @@ enum rtrs_req_state {
  * @mr_valid: @mr holds a registration that nobody has invalidated yet
  * @hdr: user message and rtrs header, DMA-mapped to the device
  * @hdr_dma: bus address of @hdr
+ * @hdr_sync: @hdr needs a DMA sync before each post (rtrs_dma_need_sync())
  * @usr_len: bytes of user message at the start of @hdr
  * @data_len: data bytes of the request
  * @sgl: the user's data pages
@@ -187,6 +188,7 @@ struct rtrs_req {
 	bool			mr_valid;
 	void			*hdr;
 	u64			hdr_dma;
+	bool			hdr_sync;
 	u32			usr_len;
 	u32			data_len;
 	struct scatterlist	*sgl;
@@ -239,6 +241,8 @@ struct rtrs_rx {
  * @rx_num: number of receives kept posted
  * @rx_buf: receive buffers
  * @rx_dma: bus address of @rx_buf
+ * @rx_sync: @rx_buf needs DMA syncs around each receive
+ *	(rtrs_dma_need_sync())
  * @wr_cnt: sends posted, to signal one in @signal_interval
  */
 struct rtrs_con {
@@ -262,6 +266,7 @@ struct rtrs_con {
 	u32			rx_num;
 	void			*rx_buf;
 	u64			rx_dma;
+	bool			rx_sync;
 	atomic_t		wr_cnt;
 };
 
@@ -667,6 +672,23 @@ int rtrs_con_connect(struct rtrs_con *con);
 void rtrs_con_disconnect(struct rtrs_con *con);
 
 /**
+ * rtrs_dma_need_sync() - does a streaming mapping need its syncs
+ * @dev: the device it is mapped for
+ * @addr: the mapping's bus address
+ *
+ * Decided once per mapping: a software device (rxe, siw) has no DMA, and a
+ * DMA-coherent one without bounce buffers needs no sync either, whose
+ * calls cost every I/O a few instructions (6.12) or an out-of-line call
+ * each (6.1) for nothing.
+ *
+ * Return: true if the sync calls must be made.
+ */
+static inline bool rtrs_dma_need_sync(struct ib_device *dev, u64 addr)
+{
+	return !ib_uses_virt_dma(dev) && dma_need_sync(dev->dma_device, addr);
+}
+
+/**
  * rtrs_rx_buf() - the buffer of a receive, synced for the CPU
  * @rx: a completed receive
  *
@@ -679,8 +701,9 @@ static inline void *rtrs_rx_buf(struct rtrs_rx *rx)
 {
 	struct rtrs_con *con = rx->con;
 
-	ib_dma_sync_single_for_cpu(con->path->ep->ib_dev, rx->sge.addr,
-				   RTRS_RX_SIZE, DMA_FROM_DEVICE);
+	if (con->rx_sync)
+		ib_dma_sync_single_for_cpu(con->path->ep->ib_dev, rx->sge.addr,
+					   RTRS_RX_SIZE, DMA_FROM_DEVICE);
 	return con->rx_buf + rx->idx * RTRS_RX_SIZE;
 }
 
@@ -714,8 +737,10 @@ static inline int rtrs_con_post_recv(struct rtrs_rx *rx)
 
 	if (rtrs_should_fail_post())
 		return -ENOMEM;
-	ib_dma_sync_single_for_device(con->path->ep->ib_dev, rx->sge.addr,
-				      RTRS_RX_SIZE, DMA_FROM_DEVICE);
+	if (con->rx_sync)
+		ib_dma_sync_single_for_device(con->path->ep->ib_dev,
+					      rx->sge.addr, RTRS_RX_SIZE,
+					      DMA_FROM_DEVICE);
 	return ib_post_recv(con->qp, &rx->wr, NULL);
 }
 
