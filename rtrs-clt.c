@@ -253,7 +253,7 @@ found:
 static __always_inline int rtrs_clt_post_any(struct rtrs_clt_sess *clt,
 					     struct rtrs_path *skip,
 					     struct rtrs_permit *permit,
-					     const struct rtrs_req *tmpl,
+					     const struct rtrs_req_args *tmpl,
 					     const struct kvec *vec, size_t nr)
 {
 	struct rtrs_path *first, *path;
@@ -366,7 +366,7 @@ static bool rtrs_clt_may_hold(struct rtrs_clt_sess *clt)
  * if there is no memory for it
  */
 static bool rtrs_clt_hold(struct rtrs_clt_sess *clt, struct rtrs_permit *permit,
-			  const struct rtrs_req *tmpl, const struct kvec *vec,
+			  const struct rtrs_req_args *tmpl, const struct kvec *vec,
 			  size_t nr, gfp_t gfp)
 {
 	struct rtrs_held *h;
@@ -418,7 +418,7 @@ static void rtrs_clt_fail_held(struct rtrs_clt_sess *clt, int err)
 static int rtrs_clt_post_any(struct rtrs_clt_sess *clt,
 			     struct rtrs_path *skip,
 			     struct rtrs_permit *permit,
-			     const struct rtrs_req *tmpl,
+			     const struct rtrs_req_args *tmpl,
 			     const struct kvec *vec, size_t nr);
 
 /* Re-issue what is held; what still finds no path stays held */
@@ -575,7 +575,15 @@ int rtrs_clt_failover(struct rtrs_req *req)
 {
 	struct rtrs_path *old = req->path;
 	struct rtrs_permit *permit = req->permit;
-	struct rtrs_req tmpl = *req;
+	struct rtrs_req_args tmpl = {
+		.ops	  = req->ops,
+		.sgl	  = req->sgl,
+		.sg_cnt	  = req->sg_cnt,
+		.data_len = req->data_len,
+		.usr_len  = req->usr_len,
+		.hdr_len  = rtrs_msg_hdr_len(req->dir, req->data_len),
+		.dir	  = req->dir,
+	};
 	struct kvec usr = { .iov_base = req->hdr, .iov_len = req->usr_len };
 	int err;
 
@@ -622,12 +630,7 @@ int rtrs_clt_request(int dir, struct rtrs_clt_req_ops *ops,
 		     const struct kvec *vec, size_t nr, size_t data_len,
 		     struct scatterlist *sg, unsigned int sg_cnt)
 {
-	struct rtrs_req tmpl = {
-		.dir	  = dir,
-		.sgl	  = sg,
-		.sg_cnt	  = sg_cnt,
-		.data_len = data_len,
-	};
+	struct rtrs_req_args tmpl;
 	size_t usr_len = 0, hdr_len, i;
 	int err;
 
@@ -643,13 +646,16 @@ int rtrs_clt_request(int dir, struct rtrs_clt_req_ops *ops,
 		if (usr_len > U16_MAX)
 			return -EMSGSIZE;
 	}
-	hdr_len = dir == READ ? sizeof(struct rtrs_msg_rdma_read) +
-				(sg_cnt ? sizeof(struct rtrs_sg_desc) : 0) :
-				sizeof(struct rtrs_msg_rdma_write);
+	hdr_len = rtrs_msg_hdr_len(dir, data_len);
 	if (usr_len + hdr_len > clt->max_hdr_size ||
 	    data_len > READ_ONCE(clt->max_io_size))
 		return -EMSGSIZE;
+	tmpl.sgl = sg;
+	tmpl.sg_cnt = sg_cnt;
+	tmpl.data_len = data_len;
 	tmpl.usr_len = usr_len;
+	tmpl.hdr_len = hdr_len;
+	tmpl.dir = dir;
 	/* before the post: the completion may come before it returns */
 	if (atomic_cmpxchg(&permit->in_flight, 0, 1))
 		return -EBUSY;

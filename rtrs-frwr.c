@@ -72,6 +72,11 @@ int rtrs_frwr_init(struct rtrs_req *req, struct ib_pd *pd, u32 max_pages)
 	req->mr_valid = false;
 	req->reg_cqe.done = rtrs_frwr_reg_done;
 	req->inv_cqe.done = rtrs_frwr_inv_done;
+	/* each registration fills in the key and access (rtrs_frwr_map()) */
+	memset(&req->reg_wr, 0, sizeof(req->reg_wr));
+	req->reg_wr.wr.opcode = IB_WR_REG_MR;
+	req->reg_wr.wr.wr_cqe = &req->reg_cqe;
+	req->reg_wr.mr = mr;
 	return 0;
 }
 

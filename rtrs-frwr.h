@@ -17,36 +17,33 @@
 /**
  * rtrs_frwr_map() - map a request's DMA-mapped pages into its MR
  * @req: the slot; @req->sgl holds @req->nents mapped entries
- * @reg: the REG_MR work request to fill, for the caller to chain
  * @access: IB_ACCESS_* flags the registration grants
  *
  * A fresh key is taken for every registration, so a stale rkey the server
- * may still hold never matches. The work request is unsignalled. The
- * slot's mr_valid is left to rtrs_frwr_chain(), which knows the chain.
+ * may still hold never matches. The slot's REG_MR work request
+ * (@req->reg_wr, built by rtrs_frwr_init(), unsignalled) gets the key and
+ * @access, for the caller to chain. The slot's mr_valid is left to
+ * rtrs_frwr_chain(), which knows the chain.
  *
- * Return: 0, or -EINVAL when the pages do not map into one MR (the
- * scatterlist is not page aligned inside, or has too many pages).
+ * Return: the REG_MR work request, or NULL when the pages do not map into
+ * one MR (the scatterlist is not page aligned inside, or has too many
+ * pages).
  */
-static __always_inline int rtrs_frwr_map(struct rtrs_req *req,
-					 struct ib_reg_wr *reg,
-					 int access)
+static __always_inline struct ib_reg_wr *rtrs_frwr_map(struct rtrs_req *req,
+						       int access)
 {
 	struct ib_mr *mr = req->mr;
 	int n;
 
 	n = ib_map_mr_sg(mr, req->sgl, req->nents, NULL, RTRS_MR_PAGE_SIZE);
 	if (n != req->nents)
-		return -EINVAL;
+		return NULL;
 	ib_update_fast_reg_key(mr, ib_inc_rkey(mr->rkey));
 	trace_rtrs_mr_map(req, access);
 
-	memset(reg, 0, sizeof(*reg));
-	reg->wr.opcode = IB_WR_REG_MR;
-	reg->wr.wr_cqe = &req->reg_cqe;
-	reg->mr = mr;
-	reg->key = mr->rkey;
-	reg->access = access;
-	return 0;
+	req->reg_wr.key = mr->rkey;
+	req->reg_wr.access = access;
+	return &req->reg_wr;
 }
 
 /**

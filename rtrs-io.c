@@ -212,16 +212,24 @@ static void rtrs_io_done(struct ib_cq *cq, struct ib_wc *wc)
 }
 
 /**
- * rtrs_req_init_cqes() - set the completion handlers of a request slot
+ * rtrs_req_init_cqes() - set the completion handler and the work request
+ *	of a request slot
  * @req: the slot
+ *
+ * The RDMA WRITE WITH IMM is always the last of its chain; what changes
+ * per post, rtrs_req_send() sets.
  */
 void rtrs_req_init_cqes(struct rtrs_req *req)
 {
 	req->io_cqe.done = rtrs_io_done;
+	memset(&req->io_wr, 0, sizeof(req->io_wr));
+	req->io_wr.wr.opcode = IB_WR_RDMA_WRITE_WITH_IMM;
+	req->io_wr.wr.wr_cqe = &req->io_cqe;
+	req->io_wr.wr.sg_list = req->sge;
 }
 
 /* Describe the data of a WRITE: local SGEs when they fit, else an MR */
-static int rtrs_req_write_data(struct rtrs_req *req, struct ib_reg_wr *reg,
+static int rtrs_req_write_data(struct rtrs_req *req, struct ib_reg_wr **reg,
 			       u32 *num_sge)
 {
 	struct rtrs_path *path = req->path;
@@ -237,22 +245,14 @@ static int rtrs_req_write_data(struct rtrs_req *req, struct ib_reg_wr *reg,
 		*num_sge = req->nents;
 		return 0;
 	}
-	if (rtrs_frwr_map(req, reg, IB_ACCESS_LOCAL_WRITE))
+	*reg = rtrs_frwr_map(req, IB_ACCESS_LOCAL_WRITE);
+	if (!*reg)
 		return -EINVAL;
 	req->sge[0].addr = req->mr->iova;
 	req->sge[0].length = req->mr->length;
 	req->sge[0].lkey = req->mr->lkey;
 	*num_sge = 1;
 	return 0;
-}
-
-/* Bytes of the rtrs header after the user message */
-static u32 rtrs_req_hdr_len(const struct rtrs_req *req)
-{
-	if (req->dir == WRITE)
-		return sizeof(struct rtrs_msg_rdma_write);
-	return sizeof(struct rtrs_msg_rdma_read) +
-	       (req->data_len ? sizeof(struct rtrs_sg_desc) : 0);
 }
 
 static int rtrs_req_check_len(struct rtrs_req *req)
@@ -273,7 +273,7 @@ static int rtrs_req_check_len(struct rtrs_req *req)
  * SGEs are in the slot (req->sge), the rest is here
  */
 struct rtrs_req_mapping {
-	struct ib_reg_wr	reg;	/* IB_WR_REG_MR if the data needs the MR */
+	struct ib_reg_wr	*reg;	/* the slot's REG_MR if the data needs the MR */
 	struct rtrs_frwr_saved	saved;	/* the MR before the post changed it */
 	u64			raddr;	/* where the write lands in the chunk */
 	u32			num_sge;
@@ -306,7 +306,7 @@ static int rtrs_req_map(struct rtrs_req *req, struct rtrs_req_mapping *m)
 
 	m->num_sge = 0;
 	m->raddr = path->ep->rbufs[req->permit->mem_id].addr;
-	m->reg.wr.opcode = IB_WR_SEND;	/* no registration (yet) */
+	m->reg = NULL;	/* no registration (yet) */
 	rtrs_frwr_save(req, &m->saved);
 	if (req->sg_cnt) {
 		req->nents = ib_dma_map_sg(dev, req->sgl, req->sg_cnt,
@@ -337,10 +337,12 @@ static int rtrs_req_map(struct rtrs_req *req, struct rtrs_req_mapping *m)
 
 		req->need_inval = req->nents && READ_ONCE(remote_invalidate);
 		if (req->nents) {
-			err = rtrs_frwr_map(req, &m->reg, IB_ACCESS_LOCAL_WRITE |
-							  IB_ACCESS_REMOTE_WRITE);
-			if (err)
+			m->reg = rtrs_frwr_map(req, IB_ACCESS_LOCAL_WRITE |
+						    IB_ACCESS_REMOTE_WRITE);
+			if (!m->reg) {
+				err = -EINVAL;
 				goto unmap;
+			}
 			addr = req->mr->iova;
 			key = req->mr->rkey;
 		}
@@ -395,22 +397,19 @@ static __always_inline int rtrs_req_send(struct rtrs_req *req,
 	struct rtrs_path *path = req->path;
 	struct rtrs_con *con = req->con;
 	struct rtrs_rbuf *rbuf = &path->ep->rbufs[req->permit->mem_id];
+	struct ib_rdma_wr *wr = &req->io_wr;
 	struct ib_send_wr stale_inv, *first;
 	const struct ib_send_wr *bad;
-	struct ib_rdma_wr wr = {};
 	int err, answered;
 
-	wr.wr.opcode = IB_WR_RDMA_WRITE_WITH_IMM;
-	wr.wr.wr_cqe = &req->io_cqe;
-	wr.wr.sg_list = req->sge;
-	wr.wr.num_sge = m->num_sge;
-	wr.wr.ex.imm_data = cpu_to_be32(m->imm);
-	wr.remote_addr = m->raddr;
-	wr.rkey = rbuf->rkey;
+	/* the rest of it rtrs_req_init_cqes() set */
+	wr->wr.send_flags = 0;
+	wr->wr.num_sge = m->num_sge;
+	wr->wr.ex.imm_data = cpu_to_be32(m->imm);
+	wr->remote_addr = m->raddr;
+	wr->rkey = rbuf->rkey;
 
-	first = rtrs_frwr_chain(req, &m->saved, &stale_inv,
-				m->reg.wr.opcode == IB_WR_REG_MR ? &m->reg : NULL,
-				&wr.wr);
+	first = rtrs_frwr_chain(req, &m->saved, &stale_inv, m->reg, &wr->wr);
 
 	atomic_inc(&path->inflight);
 	if (con->polled)
@@ -422,7 +421,7 @@ static __always_inline int rtrs_req_send(struct rtrs_req *req,
 	/* a response handler that sees POSTED sees both */
 	smp_store_release(&req->state, RTRS_REQ_POSTED);
 	trace_rtrs_req_post(req);
-	err = rtrs_con_post_send(con, first, &wr.wr, &bad);
+	err = rtrs_con_post_send(con, first, &wr->wr, &bad);
 	answered = atomic_xchg(&req->posting, err ? RTRS_POST_FAILED :
 						    RTRS_POST_DONE);
 	if (err) {
@@ -507,7 +506,7 @@ static void rtrs_path_account(struct rtrs_path *path, int dir, u32 bytes)
  * rtrs_req_post() - fill @path's request slot of @permit and post it
  * @path: a CONNECTED path
  * @permit: the request's permit; its mem_id picks the slot
- * @tmpl: the request: ops, dir, sgl, sg_cnt, data_len and usr_len are used
+ * @tmpl: the request (ops, dir, sgl, sg_cnt, data_len, usr_len, hdr_len)
  * @vec: the user message, @tmpl->usr_len bytes in all
  * @nr: entries of @vec
  *
@@ -529,7 +528,8 @@ static void rtrs_path_account(struct rtrs_path *path, int dir, u32 bytes)
  * the user's request untouched.
  */
 int rtrs_req_post(struct rtrs_path *path, struct rtrs_permit *permit,
-		  const struct rtrs_req *tmpl, const struct kvec *vec, size_t nr)
+		  const struct rtrs_req_args *tmpl, const struct kvec *vec,
+		  size_t nr)
 {
 	struct rtrs_req *req = &path->ep->reqs[permit->mem_id];
 	struct rtrs_req_mapping m;
@@ -540,7 +540,7 @@ int rtrs_req_post(struct rtrs_path *path, struct rtrs_permit *permit,
 	if (WARN_ON_ONCE(req->state != RTRS_REQ_IDLE))
 		return -EBUSY;
 	if (tmpl->data_len > path->ep->max_io ||
-	    tmpl->usr_len + rtrs_req_hdr_len(tmpl) > path->ep->hdr_size)
+	    tmpl->usr_len + tmpl->hdr_len > path->ep->hdr_size)
 		return -EMSGSIZE;
 	req->permit = permit;
 	req->ops = tmpl->ops;

@@ -169,6 +169,11 @@ enum rtrs_req_state {
  * @inv_cqe: completion of the LOCAL_INV work request
  * @io_cqe: completion of the RDMA WRITE WITH IMM carrying the request
  * @sge: the SGEs of that work request
+ * @reg_wr: the REG_MR work request of @mr, built once (rtrs_frwr_init());
+ *	each registration sets its key and access
+ * @io_wr: the RDMA WRITE WITH IMM, built once (rtrs_req_init_cqes()); each
+ *	post sets its SGE count, immediate, remote address and rkey, and
+ *	clears its flags
  */
 struct rtrs_req {
 	struct rtrs_path	*path;
@@ -198,6 +203,8 @@ struct rtrs_req {
 	struct ib_cqe		inv_cqe;
 	struct ib_cqe		io_cqe;
 	struct ib_sge		sge[RTRS_MAX_SEND_SGE];
+	struct ib_reg_wr	reg_wr;
+	struct ib_rdma_wr	io_wr;
 };
 
 /**
@@ -461,6 +468,46 @@ enum rtrs_hold_state {
 };
 
 /**
+ * struct rtrs_req_args - a user request before a request slot holds it
+ * @ops: the user's completion
+ * @sgl: the data pages
+ * @sg_cnt: entries of @sgl
+ * @data_len: data bytes
+ * @usr_len: bytes of user message
+ * @hdr_len: bytes of the rtrs header after the user message
+ *	(rtrs_msg_hdr_len())
+ * @dir: READ or WRITE
+ *
+ * What rtrs_clt_request() checked, handed to rtrs_req_post() for each path
+ * it tries: only these fields, not a whole struct rtrs_req (whose SGE
+ * array alone is 256 bytes) built on the stack for every request.
+ */
+struct rtrs_req_args {
+	struct rtrs_clt_req_ops	ops;
+	struct scatterlist	*sgl;
+	unsigned int		sg_cnt;
+	u32			data_len;
+	u32			usr_len;
+	u32			hdr_len;
+	int			dir;
+};
+
+/**
+ * rtrs_msg_hdr_len() - bytes of the rtrs header of a request
+ * @dir: READ or WRITE
+ * @data_len: data bytes of the request
+ *
+ * Return: the size of the message the server finds after the user's.
+ */
+static inline u32 rtrs_msg_hdr_len(int dir, size_t data_len)
+{
+	if (dir == WRITE)
+		return sizeof(struct rtrs_msg_rdma_write);
+	return sizeof(struct rtrs_msg_rdma_read) +
+	       (data_len ? sizeof(struct rtrs_sg_desc) : 0);
+}
+
+/**
  * struct rtrs_held - a request kept while no path is connected
  * @entry: in the session's @held list
  * @permit: the user's permit, still lent out
@@ -471,7 +518,7 @@ enum rtrs_hold_state {
 struct rtrs_held {
 	struct list_head	entry;
 	struct rtrs_permit	*permit;
-	struct rtrs_req		tmpl;
+	struct rtrs_req_args	tmpl;
 	u8			usr[];
 };
 
@@ -812,7 +859,8 @@ extern struct workqueue_struct *rtrs_wq;
 
 /* rtrs-io.c: requests on the wire and their completions */
 int rtrs_req_post(struct rtrs_path *path, struct rtrs_permit *permit,
-		  const struct rtrs_req *tmpl, const struct kvec *vec, size_t nr);
+		  const struct rtrs_req_args *tmpl, const struct kvec *vec,
+		  size_t nr);
 void rtrs_req_complete(struct rtrs_req *req, int status);
 void rtrs_req_cancel(struct rtrs_req *req);
 void rtrs_rx_done(struct ib_cq *cq, struct ib_wc *wc);
