@@ -163,12 +163,22 @@ static int rtrs_cm_handler(struct rdma_cm_id *cm_id, struct rdma_cm_event *ev)
 	return 0;
 }
 
-static int rtrs_con_wait_step(struct rtrs_con *con)
+/*
+ * @step names the CM step waited for in the log line of a timeout: a step
+ * the CM never answers leaves nothing else behind (no event, nothing on
+ * the wire when address resolution stalls), and "reconnect attempt failed:
+ * -110" alone cannot tell a silent server from a local stall.
+ */
+static int rtrs_con_wait_step(struct rtrs_con *con, const char *step)
 {
 	unsigned long tmo = msecs_to_jiffies(RTRS_CONNECT_TIMEOUT_MS);
 
-	if (!wait_for_completion_timeout(&con->cm_done, tmo))
+	if (!wait_for_completion_timeout(&con->cm_done, tmo)) {
+		rtrs_path_err_rl(con->path,
+				 "connection %u: no CM event for %s in %u ms\n",
+				 con->cid, step, RTRS_CONNECT_TIMEOUT_MS);
 		return -ETIMEDOUT;
+	}
 	reinit_completion(&con->cm_done);
 	if (con->cm_err)
 		return con->cm_err;
@@ -485,7 +495,7 @@ int rtrs_con_connect(struct rtrs_con *con)
 
 	err = rdma_resolve_addr(cm_id, src, dst, RTRS_CONNECT_TIMEOUT_MS);
 	if (!err)
-		err = rtrs_con_wait_step(con);
+		err = rtrs_con_wait_step(con, "address resolution");
 	if (!err)
 		err = rtrs_con_bind_device(con);
 	if (!err)
@@ -493,7 +503,7 @@ int rtrs_con_connect(struct rtrs_con *con)
 	if (!err)
 		err = rdma_resolve_route(cm_id, RTRS_CONNECT_TIMEOUT_MS);
 	if (!err)
-		err = rtrs_con_wait_step(con);
+		err = rtrs_con_wait_step(con, "route resolution");
 	if (err)
 		return err;
 
@@ -501,7 +511,7 @@ int rtrs_con_connect(struct rtrs_con *con)
 			   &path->uuid, &path->clt->uuid, path->first_conn);
 	err = rdma_connect(cm_id, &param);
 	if (!err)
-		err = rtrs_con_wait_step(con);
+		err = rtrs_con_wait_step(con, "the server's reply");
 	return err;
 }
 
