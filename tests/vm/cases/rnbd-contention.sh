@@ -11,7 +11,8 @@
 #   more (a reserve that I/O can take is no reserve)
 #   (rnbd counts no refused permit anywhere a test can read; that is the observable);
 # - a fifth device mapped on bed-c1 and unmapped again while its permits are exhausted: both
-#   wait for a permit and must succeed (bound 60 s each), and the device reads back;
+#   wait for a permit and must succeed (bound 60 s each, times BED_TIMEOUT_SCALE like every
+#   guest-side wait: 180 s on the sanitizer kernel), and the device reads back;
 # - last, a sysfs reconnect of bed-c2's only path under the load, with the default I/O hold:
 #   rnbd re-opens its device (session info, open: permits WAIT, from the RECONNECTED event)
 #   while the hold keeps every permit with a held request. It must return (60 s), rnbd
@@ -79,8 +80,8 @@ run() {
 
 	step "map a fifth device on bed-c1 and unmap it, its permits exhausted"
 	s=$(date +%s)
-	dx=$(vm_run client 90 "timeout 60 bash -c '. \$BED_REPO/tests/vm/guest/lib.sh; rnbd_map bed-c1 ${nb[2]} path=ip:198.18.0.1'") ||
-		ct_fail "map of ${nb[2]} on bed-c1 under load failed or took over 60 s: $dx"
+	dx=$(vm_run client 90 "timeout \$((60 * BED_TIMEOUT_SCALE)) bash -c '. \$BED_REPO/tests/vm/guest/lib.sh; rnbd_map bed-c1 ${nb[2]} path=ip:198.18.0.1'") ||
+		ct_fail "map of ${nb[2]} on bed-c1 under load failed or took over $((60 * ${BED_TIMEOUT_SCALE:-1})) s: $dx"
 	note "mapped ${nb[2]} as $dx under load in $(( $(date +%s) - s )) s"
 	vm_run client 60 "set -e
 		dd if=/dev/urandom of=/tmp/ctpat bs=64k count=16 status=none
@@ -88,8 +89,8 @@ run() {
 		dd if=$dx of=/tmp/ctback bs=64k count=16 iflag=direct status=none
 		cmp /tmp/ctpat /tmp/ctback" || ct_fail "data check on $dx under load failed"
 	s=$(date +%s)
-	vm_run client 90 "timeout 60 bash -c '. \$BED_REPO/tests/vm/guest/lib.sh; rnbd_unmap $dx'" ||
-		ct_fail "unmap of $dx under load failed or took over 60 s"
+	vm_run client 90 "timeout \$((60 * BED_TIMEOUT_SCALE)) bash -c '. \$BED_REPO/tests/vm/guest/lib.sh; rnbd_unmap $dx'" ||
+		ct_fail "unmap of $dx under load failed or took over $((60 * ${BED_TIMEOUT_SCALE:-1})) s"
 	note "unmapped $dx under load in $(( $(date +%s) - s )) s"
 
 	step "two more rounds on every device, then the verdict"
@@ -110,7 +111,7 @@ run() {
 	step "bed-c2: reconnect its only path under the load (control messages vs held I/O)"
 	r0=$(vm_run client 20 "dmesg | grep -c 'bed-c2.*remapping device'")
 	s=$(date +%s)
-	out=$(vm_run client 90 "timeout 60 bash -c 'echo 1 > /sys/class/rtrs-client/bed-c2/paths/*/reconnect' 2>&1; echo rc=\$?")
+	out=$(vm_run client 90 "timeout \$((60 * BED_TIMEOUT_SCALE)) bash -c 'echo 1 > /sys/class/rtrs-client/bed-c2/paths/*/reconnect' 2>&1; echo rc=\$?")
 	note "reconnect under load: $(echo "$out" | tr '\n' ' ') after $(( $(date +%s) - s )) s"
 	[ "$(echo "$out" | tail -n 1)" = rc=0 ] || ct_fail "reconnect of bed-c2's path under load: $out"
 	vm_run client 60 "wait_for 30 path_state_is bed-c2 connected && wait_for 30 grep -qx open /sys/block/${devs[3]#/dev/}/rnbd/state" ||
