@@ -165,9 +165,10 @@ static int rtrs_cm_handler(struct rdma_cm_id *cm_id, struct rdma_cm_event *ev)
 
 /*
  * @step names the CM step waited for in the log line of a timeout: a step
- * the CM never answers leaves nothing else behind (no event, nothing on
- * the wire when address resolution stalls), and "reconnect attempt failed:
- * -110" alone cannot tell a silent server from a local stall.
+ * the CM never answers leaves nothing else behind (no event; on a soft-RoCE
+ * device whose CM queue pair is in error, not even a packet on the wire:
+ * tests/README.md, Known issues), and "reconnect attempt failed: -110"
+ * alone cannot tell a silent server from a local stall.
  */
 static int rtrs_con_wait_step(struct rtrs_con *con, const char *step)
 {
