@@ -413,6 +413,8 @@ struct rtrs_con *rtrs_con_create(struct rtrs_path *path, unsigned int cid)
 	con->cid = cid;
 	con->cpu = cid ? (cid - 1) % nr_cpu_ids : 0;
 	con->polled = cid >= path->irq_con_num;
+	/* connection 0 comes before the queue depth: take_params updates it */
+	con->signal_interval = path->ep->signal_interval ?: 1;
 	spin_lock_init(&con->poll_lock);
 	INIT_DELAYED_WORK(&con->sweep_dwork, rtrs_con_sweep);
 	init_completion(&con->cm_done);

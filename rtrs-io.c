@@ -486,7 +486,7 @@ static struct rtrs_con *rtrs_permit_con(struct rtrs_path *path,
 	con = rtrs_poll_con(path, permit);
 	if (con)
 		return con;
-	return path->ep->cons[permit->cpu_id % (path->irq_con_num - 1) + 1];
+	return path->ep->cpu_con[permit->cpu_id];
 }
 
 static void rtrs_path_account(struct rtrs_path *path, int dir, u32 bytes)

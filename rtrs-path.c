@@ -350,6 +350,8 @@ static int rtrs_path_take_params(struct rtrs_path *path)
 	ep->max_io = min_t(u32, p->max_io_size,
 			   ep->max_pages_per_mr * RTRS_MR_PAGE_SIZE);
 	ep->signal_interval = min_t(u32, qd, RTRS_SERVICE_QUEUE_DEPTH);
+	/* the connections after it are created with it */
+	con->signal_interval = ep->signal_interval;
 	/* the real source address, for sysfs and for the server's checks */
 	memcpy(&path->src_addr, &con->cm_id->route.addr.src_addr,
 	       sizeof(path->src_addr));
@@ -541,9 +543,27 @@ static void rtrs_ep_free(struct rtrs_ep *ep, unsigned int con_num)
 			rtrs_con_destroy(ep->cons[cid]);
 		kfree(ep->cons);
 	}
+	kfree(ep->cpu_con);
 	if (ep->pd)
 		ib_dealloc_pd(ep->pd);
 	kfree(ep);
+}
+
+/*
+ * Each CPU's I/O connection, looked up by every post: the CPUs share the
+ * interrupt-driven I/O connections (1 .. irq_con_num - 1) round robin
+ */
+static int rtrs_ep_map_cpus(struct rtrs_ep *ep)
+{
+	struct rtrs_path *path = ep->path;
+	unsigned int cpu;
+
+	ep->cpu_con = kcalloc(nr_cpu_ids, sizeof(*ep->cpu_con), GFP_KERNEL);
+	if (!ep->cpu_con)
+		return -ENOMEM;
+	for (cpu = 0; cpu < nr_cpu_ids; cpu++)
+		ep->cpu_con[cpu] = ep->cons[cpu % (path->irq_con_num - 1) + 1];
+	return 0;
 }
 
 /*
@@ -579,7 +599,9 @@ static int rtrs_path_connect(struct rtrs_path *path)
 		if (err)
 			return err;
 	}
-	err = rtrs_ep_alloc_reqs(ep);
+	err = rtrs_ep_map_cpus(ep);
+	if (!err)
+		err = rtrs_ep_alloc_reqs(ep);
 	if (!err)
 		err = rtrs_ep_info_exchange(ep);
 	if (!err)

@@ -251,6 +251,9 @@ struct rtrs_rx {
  * @rx_sync: @rx_buf needs DMA syncs around each receive
  *	(rtrs_dma_need_sync())
  * @wr_cnt: sends posted, to signal one in @signal_interval
+ * @signal_interval: rtrs_ep.signal_interval once the server's queue depth
+ *	is known, 1 before; kept here so that a post reads it with no
+ *	pointer chase
  */
 struct rtrs_con {
 	struct rtrs_path	*path;
@@ -275,6 +278,7 @@ struct rtrs_con {
 	u64			rx_dma;
 	bool			rx_sync;
 	atomic_t		wr_cnt;
+	u32			signal_interval;
 };
 
 /*
@@ -305,6 +309,9 @@ struct rtrs_path_stats {
  * @pd: protection domain of this path alone, so that no other path's QP
  *	can reach its MRs
  * @cons: the path's rtrs_path.con_num connections
+ * @cpu_con: the interrupt-driven I/O connection of each CPU, nr_cpu_ids
+ *	entries, set once all connections exist: a post looks its
+ *	connection up instead of computing it
  * @params: what the server accepted with (from connection 0)
  * @queue_depth: request slots and chunks this path uses: the server's
  *	queue depth, at most %RTRS_CLT_MAX_QUEUE_DEPTH
@@ -354,6 +361,7 @@ struct rtrs_ep {
 	struct ib_device	*ib_dev;
 	struct ib_pd		*pd;
 	struct rtrs_con		**cons;
+	struct rtrs_con		**cpu_con;
 	struct rtrs_conn_params	params;
 	u32			queue_depth;
 	u32			hdr_size;
@@ -808,14 +816,12 @@ static inline int rtrs_con_post_send(struct rtrs_con *con,
 				     struct ib_send_wr *last,
 				     const struct ib_send_wr **bad)
 {
-	u32 interval = con->path->ep->signal_interval ?: 1;
-
 	if (rtrs_should_fail_post()) {
 		if (bad)
 			*bad = first;
 		return -ENOMEM;
 	}
-	if (atomic_inc_return(&con->wr_cnt) % interval == 0)
+	if (atomic_inc_return(&con->wr_cnt) % con->signal_interval == 0)
 		last->send_flags |= IB_SEND_SIGNALED;
 	return ib_post_send(con->qp, first, bad);
 }

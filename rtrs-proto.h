@@ -174,6 +174,7 @@ struct rtrs_conn_params {
 	u32	max_hdr_size;	/* user message + rtrs header bytes */
 	u32	chunk_size;	/* max_io_size + max_hdr_size */
 	u32	flags;		/* RTRS_MSG_NEW_RKEY_F */
+	u32	imm_shift;	/* rtrs_imm_shift(queue_depth) */
 };
 
 /* One server chunk: where request @buf_id's message goes */
@@ -203,6 +204,16 @@ static inline u32 rtrs_imm_payload(u32 imm)
 static inline u32 rtrs_bits_for(u32 n)
 {
 	return n > 1 ? fls(n - 1) : 0;
+}
+
+/*
+ * Where a request immediate's chunk id starts: the payload bits below it
+ * hold the offset in the chunk. Fixed by the server's queue depth, so it is
+ * computed once per connect (rtrs_conn_params.imm_shift), not per I/O.
+ */
+static inline u32 rtrs_imm_shift(u32 queue_depth)
+{
+	return RTRS_IMM_PAYLOAD_BITS - rtrs_bits_for(queue_depth);
 }
 
 /* ---------------------------------------------------------- rtrs.c */
@@ -266,7 +277,7 @@ static inline int rtrs_rkey_rsp_parse(const void *data, size_t len,
  * rtrs_io_req_imm() - immediate of an I/O request
  * @buf_id: the chunk the request was written to
  * @offset: where in the chunk the rtrs message header starts
- * @p: session limits (queue_depth and chunk_size are used)
+ * @p: session limits (queue_depth, chunk_size and imm_shift are used)
  * @imm: set to the immediate, in host byte order (post it with
  *	cpu_to_be32())
  *
@@ -281,14 +292,11 @@ static inline int rtrs_rkey_rsp_parse(const void *data, size_t len,
 static inline int rtrs_io_req_imm(u32 buf_id, u32 offset,
 				  const struct rtrs_conn_params *p, u32 *imm)
 {
-	u32 shift;
-
 	if (buf_id >= p->queue_depth || offset >= p->chunk_size)
 		return -EINVAL;
-	shift = RTRS_IMM_PAYLOAD_BITS - rtrs_bits_for(p->queue_depth);
-	if (offset >> shift)
+	if (offset >> p->imm_shift)
 		return -EINVAL;
-	*imm = rtrs_imm(RTRS_IO_REQ_IMM, (buf_id << shift) + offset);
+	*imm = rtrs_imm(RTRS_IO_REQ_IMM, (buf_id << p->imm_shift) + offset);
 	return 0;
 }
 

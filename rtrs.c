@@ -120,8 +120,9 @@ void rtrs_conn_req_init(struct rtrs_msg_conn_req *req, u16 cid, u16 cid_num,
  *
  * Context: any context.
  * Return:
- * * 0 - @p holds queue_depth, max_io_size, max_hdr_size, flags and
- *   chunk_size = max_io_size + max_hdr_size;
+ * * 0 - @p holds queue_depth, max_io_size, max_hdr_size, flags,
+ *   chunk_size = max_io_size + max_hdr_size and
+ *   imm_shift = rtrs_imm_shift(queue_depth);
  * * -ECONNRESET - @len is shorter than struct rtrs_msg_conn_rsp, the magic is
  *   wrong or the major version differs;
  * * a negative errno - the errno field holds this value, in -1..-133
@@ -171,6 +172,7 @@ int rtrs_conn_rsp_parse(const void *data, size_t len,
 	p->max_hdr_size = hdr_size;
 	p->chunk_size = io_size + hdr_size;
 	p->flags = le32_to_cpu(rsp->flags);
+	p->imm_shift = rtrs_imm_shift(qd);
 	return 0;
 }
 

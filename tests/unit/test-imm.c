@@ -81,7 +81,8 @@ static void test_io_req(void)
 	static const u32 chunks[] = { 8192, 16384, 32768, 65536, 131072,
 				      4096, 12288 };
 	struct rtrs_conn_params p = { .queue_depth = 512,
-				      .chunk_size = 131072 };
+				      .chunk_size = 131072,
+				      .imm_shift = 19 };
 	size_t i, j, k, l;
 	u32 imm = 0;
 	int ok = 1, combos = 0;
@@ -97,13 +98,18 @@ static void test_io_req(void)
 	CHECK_EQ(rtrs_io_req_imm(U32_MAX, 0, &p, &imm), -EINVAL);
 
 	p.queue_depth = 1;
+	p.imm_shift = rtrs_imm_shift(p.queue_depth);
+	CHECK_EQ(p.imm_shift, 28);
 	CHECK_EQ(rtrs_io_req_imm(0, 0x1234, &p, &imm), 0);
 	CHECK_EQ(imm, 0x1234);
 	CHECK_EQ(rtrs_io_req_imm(1, 0, &p, &imm), -EINVAL);
 	p.queue_depth = 2;
+	p.imm_shift = rtrs_imm_shift(p.queue_depth);
 	CHECK_EQ(rtrs_io_req_imm(1, 0x1234, &p, &imm), 0);
 	CHECK_EQ(imm, (1U << 27) | 0x1234);
 	p.queue_depth = 65535;
+	p.imm_shift = rtrs_imm_shift(p.queue_depth);
+	CHECK_EQ(p.imm_shift, 12);
 	p.chunk_size = 4096;
 	CHECK_EQ(rtrs_io_req_imm(65534, 4095, &p, &imm), 0);
 	CHECK_EQ(imm, (65534U << 12) | 4095);
@@ -124,6 +130,7 @@ static void test_io_req(void)
 			ok &= rtrs_check_limits(qd, cs) == 0;
 			combos++;
 			p.queue_depth = qd;
+			p.imm_shift = rtrs_imm_shift(qd);
 			p.chunk_size = cs;
 			for (k = 0; k < ARRAY_SIZE(ids); k++) {
 				for (l = 0; l < ARRAY_SIZE(offs); l++) {

@@ -169,6 +169,7 @@ static void test_conn_rsp(void)
 	CHECK_EQ(p.max_hdr_size, 4096);
 	CHECK_EQ(p.chunk_size, 131072);
 	CHECK_EQ(p.flags, RTRS_MSG_NEW_RKEY_F);
+	CHECK_EQ(p.imm_shift, 19);
 	/* longer private data (IB CM pads to its own size) is fine */
 	CHECK_EQ(parse_rsp(good_rsp, 64, &p), 0);
 
@@ -249,6 +250,7 @@ static void test_conn_rsp(void)
 	CHECK_EQ(p.queue_depth, 2);
 	CHECK_EQ(p.chunk_size, 8192);
 	CHECK_EQ(p.flags, 0x80000001);
+	CHECK_EQ(p.imm_shift, 27);
 }
 
 static void test_conn_rej(void)
