@@ -114,16 +114,21 @@ int rtrs_frwr_local_inv(struct rtrs_req *req)
 /**
  * rtrs_frwr_restore() - a slot's MR state after a post that failed
  * @req: the slot
- * @saved: its state from rtrs_frwr_save()
+ * @saved_key: @key of its state from rtrs_frwr_save()
+ * @saved_valid: @valid of that state
  * @first: the chain from rtrs_frwr_chain(), or NULL if none was built
  * @bad: the first work request the post did not take; those before it
  *	are on the send queue and will execute
  *
  * The MR must be described exactly as the device will have it: a LOCAL_INV
  * or REG_MR naming any other key fails, and takes the QP down with it.
+ *
+ * The saved state comes as two values, not as a pointer to the poster's
+ * struct rtrs_frwr_saved: an address taken would keep the poster's locals
+ * on the stack, zeroed per I/O (CONFIG_INIT_STACK_ALL_ZERO).
  */
 void rtrs_frwr_restore(struct rtrs_req *req,
-		       const struct rtrs_frwr_saved *saved,
+		       u32 saved_key, bool saved_valid,
 		       const struct ib_send_wr *first,
 		       const struct ib_send_wr *bad)
 {
@@ -139,6 +144,6 @@ void rtrs_frwr_restore(struct rtrs_req *req,
 		return;
 	}
 	/* The fresh key was never registered: the next map takes it again */
-	ib_update_fast_reg_key(req->mr, saved->key & 0xff);
-	req->mr_valid = saved->valid && !inv;
+	ib_update_fast_reg_key(req->mr, saved_key & 0xff);
+	req->mr_valid = saved_valid && !inv;
 }

@@ -50,23 +50,23 @@ static __always_inline struct ib_reg_wr *rtrs_frwr_map(struct rtrs_req *req,
  * rtrs_frwr_chain() - put a post's MR work requests in front of it
  * @req: the slot
  * @saved: its state from rtrs_frwr_save()
- * @inv: room for a LOCAL_INV of the key a failed post left registered
  * @reg: the REG_MR from rtrs_frwr_map(), or NULL
  * @wr: the request's own work request
  *
  * Sets the state the slot has once the chain is posted: the MR valid if
  * and only if it is registered again. That must be in place before the
  * post, whose response may be handled at once on another CPU. The stale
- * LOCAL_INV is unsignalled: only an error (which fails the path) needs
- * handling.
+ * LOCAL_INV (@req->stale_inv_wr, for the key a failed post left registered)
+ * is unsignalled: only an error (which fails the path) needs handling.
  *
  * Return: the first work request of the chain.
  */
 static __always_inline struct ib_send_wr *
 rtrs_frwr_chain(struct rtrs_req *req, const struct rtrs_frwr_saved *saved,
-		struct ib_send_wr *inv, struct ib_reg_wr *reg, struct ib_send_wr *wr)
+		struct ib_reg_wr *reg, struct ib_send_wr *wr)
 {
 	struct ib_send_wr *first = wr;
+	struct ib_send_wr *inv = &req->stale_inv_wr;
 
 	if (reg) {
 		reg->wr.next = first;

@@ -368,7 +368,7 @@ static int rtrs_req_map(struct rtrs_req *req, struct rtrs_req_mapping *m)
 	return 0;
 
 unmap_mr:
-	rtrs_frwr_restore(req, &m->saved, NULL, NULL);
+	rtrs_frwr_restore(req, m->saved.key, m->saved.valid, NULL, NULL);
 unmap:
 	rtrs_req_unmap(req);
 	return err;
@@ -398,8 +398,7 @@ static __always_inline int rtrs_req_send(struct rtrs_req *req,
 	struct rtrs_con *con = req->con;
 	struct rtrs_rbuf *rbuf = &path->ep->rbufs[req->permit->mem_id];
 	struct ib_rdma_wr *wr = &req->io_wr;
-	struct ib_send_wr stale_inv, *first;
-	const struct ib_send_wr *bad;
+	struct ib_send_wr *first;
 	int err, answered;
 
 	/* the rest of it rtrs_req_init_cqes() set */
@@ -409,7 +408,7 @@ static __always_inline int rtrs_req_send(struct rtrs_req *req,
 	wr->remote_addr = m->raddr;
 	wr->rkey = rbuf->rkey;
 
-	first = rtrs_frwr_chain(req, &m->saved, &stale_inv, m->reg, &wr->wr);
+	first = rtrs_frwr_chain(req, &m->saved, m->reg, &wr->wr);
 
 	atomic_inc(&path->inflight);
 	if (con->polled)
@@ -421,7 +420,7 @@ static __always_inline int rtrs_req_send(struct rtrs_req *req,
 	/* a response handler that sees POSTED sees both */
 	smp_store_release(&req->state, RTRS_REQ_POSTED);
 	trace_rtrs_req_post(req);
-	err = rtrs_con_post_send(con, first, &wr->wr, &bad);
+	err = rtrs_con_post_send(con, first, &wr->wr, &req->bad_wr);
 	answered = atomic_xchg(&req->posting, err ? RTRS_POST_FAILED :
 						    RTRS_POST_DONE);
 	if (err) {
@@ -433,7 +432,8 @@ static __always_inline int rtrs_req_send(struct rtrs_req *req,
 			rtrs_path_error(path);
 		}
 		rtrs_req_idle(req);
-		rtrs_frwr_restore(req, &m->saved, first, bad);
+		rtrs_frwr_restore(req, m->saved.key, m->saved.valid, first,
+				  req->bad_wr);
 		rtrs_req_unmap(req);
 		return err;
 	}
@@ -532,7 +532,11 @@ int rtrs_req_post(struct rtrs_path *path, struct rtrs_permit *permit,
 		  size_t nr)
 {
 	struct rtrs_req *req = &path->ep->reqs[permit->mem_id];
-	struct rtrs_req_mapping m;
+	/*
+	 * Not zeroed per I/O (CONFIG_INIT_STACK_ALL_ZERO): rtrs_req_map() sets
+	 * every field before rtrs_req_send() or its own error path reads it
+	 */
+	struct rtrs_req_mapping m __uninitialized;
 	void *p;
 	size_t i;
 	int err;

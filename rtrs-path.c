@@ -203,8 +203,9 @@ static bool rtrs_path_hb_send(struct rtrs_path *path, u32 type,
 			.ex.imm_data = cpu_to_be32(rtrs_imm(type, 0)),
 		},
 	};
+	const struct ib_send_wr *bad;
 
-	if (rtrs_con_post_send(path->ep->cons[0], &wr.wr, &wr.wr, NULL)) {
+	if (rtrs_con_post_send(path->ep->cons[0], &wr.wr, &wr.wr, &bad)) {
 		rtrs_path_err_rl(path, "heartbeat post failed\n");
 		rtrs_path_error(path);
 		return false;

@@ -174,6 +174,14 @@ enum rtrs_req_state {
  * @io_wr: the RDMA WRITE WITH IMM, built once (rtrs_req_init_cqes()); each
  *	post sets its SGE count, immediate, remote address and rkey, and
  *	clears its flags
+ * @stale_inv_wr: the LOCAL_INV that rtrs_frwr_chain() puts first when the
+ *	MR is still registered from a failed post
+ * @bad_wr: where ib_post_send() names the first work request of a post it
+ *	did not take, for rtrs_frwr_restore()
+ *
+ * @stale_inv_wr and @bad_wr belong to the one post of the slot under way;
+ * in the slot rather than on the poster's stack, so that the post has no
+ * address-taken local: no stack protector and no zeroing of it per I/O.
  */
 struct rtrs_req {
 	struct rtrs_path	*path;
@@ -205,6 +213,8 @@ struct rtrs_req {
 	struct ib_sge		sge[RTRS_MAX_SEND_SGE];
 	struct ib_reg_wr	reg_wr;
 	struct ib_rdma_wr	io_wr;
+	struct ib_send_wr	stale_inv_wr;
+	const struct ib_send_wr	*bad_wr;
 };
 
 /**
@@ -216,6 +226,9 @@ struct rtrs_req {
  * @sge: our buffer, for @wr
  * @wr: the receive work request, built once with the buffers and posted
  *	again as it is (each I/O re-posts one or two receives)
+ * @bad_wr: ib_post_recv()'s out-parameter; here rather than on the stack
+ *	of the completion handler that re-posts, which then needs no stack
+ *	protector
  */
 struct rtrs_rx {
 	struct ib_cqe		cqe;
@@ -223,6 +236,7 @@ struct rtrs_rx {
 	u32			idx;
 	struct ib_sge		sge;
 	struct ib_recv_wr	wr;
+	const struct ib_recv_wr	*bad_wr;
 };
 
 /**
@@ -716,7 +730,7 @@ static inline bool rtrs_frwr_is_ours(const struct rtrs_req *req, u32 rkey)
 }
 
 void rtrs_frwr_restore(struct rtrs_req *req,
-		       const struct rtrs_frwr_saved *saved,
+		       u32 saved_key, bool saved_valid,
 		       const struct ib_send_wr *first,
 		       const struct ib_send_wr *bad);
 
@@ -777,6 +791,14 @@ static inline bool rtrs_should_fail_post(void) { return false; }
  * The two posts below are inline: each I/O makes one send and one or two
  * receives, and a call of their own cost more instructions than their
  * bodies (bench/insn).
+ *
+ * They call the device's post_send/post_recv as ib_post_send() and
+ * ib_post_recv() do, but always with an out-parameter of ours for the
+ * failed work request. The wrappers fall back to a local of their own when
+ * it is NULL, and as the kernel is built with
+ * -fno-delete-null-pointer-checks the compiler keeps that local even for a
+ * pointer that cannot be NULL: every caller, the request post and the
+ * receive handler among them, then got a stack protector.
  */
 
 /**
@@ -796,7 +818,7 @@ static inline int rtrs_con_post_recv(struct rtrs_rx *rx)
 		ib_dma_sync_single_for_device(con->path->ep->ib_dev,
 					      rx->sge.addr, RTRS_RX_SIZE,
 					      DMA_FROM_DEVICE);
-	return ib_post_recv(con->qp, &rx->wr, NULL);
+	return con->qp->device->ops.post_recv(con->qp, &rx->wr, &rx->bad_wr);
 }
 
 /**
@@ -805,8 +827,8 @@ static inline int rtrs_con_post_recv(struct rtrs_rx *rx)
  * @first: first work request of the chain
  * @last: last work request of the chain; it is signalled once every
  *	signal_interval posts, so the send queue is reaped in time
- * @bad: on error, the first work request not posted (those before it are);
- *	may be NULL
+ * @bad: on error, set to the first work request not posted (those before
+ *	it are); not NULL
  *
  * Context: any.
  * Return: 0 or the error of ib_post_send().
@@ -817,13 +839,12 @@ static inline int rtrs_con_post_send(struct rtrs_con *con,
 				     const struct ib_send_wr **bad)
 {
 	if (rtrs_should_fail_post()) {
-		if (bad)
-			*bad = first;
+		*bad = first;
 		return -ENOMEM;
 	}
 	if (atomic_inc_return(&con->wr_cnt) % con->signal_interval == 0)
 		last->send_flags |= IB_SEND_SIGNALED;
-	return ib_post_send(con->qp, first, bad);
+	return con->qp->device->ops.post_send(con->qp, first, bad);
 }
 
 /* rtrs-path.c: path life cycle, handshake, heartbeat, recovery */
