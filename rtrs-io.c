@@ -229,18 +229,18 @@ void rtrs_req_init_cqes(struct rtrs_req *req)
 }
 
 /* Describe the data of a WRITE: local SGEs when they fit, else an MR */
-static int rtrs_req_write_data(struct rtrs_req *req, struct ib_reg_wr **reg,
-			       u32 *num_sge)
+static int rtrs_req_write_data(struct rtrs_req *req, struct rtrs_ep *ep,
+			       struct ib_reg_wr **reg, u32 *num_sge)
 {
-	struct rtrs_path *path = req->path;
+	u32 lkey = ep->pd->local_dma_lkey;
 	struct scatterlist *sg;
 	int i;
 
-	if (req->nents < path->ep->max_send_sge) {
+	if (req->nents < ep->max_send_sge) {
 		for_each_sg(req->sgl, sg, req->nents, i) {
 			req->sge[i].addr = sg_dma_address(sg);
 			req->sge[i].length = sg_dma_len(sg);
-			req->sge[i].lkey = path->ep->pd->local_dma_lkey;
+			req->sge[i].lkey = lkey;
 		}
 		*num_sge = req->nents;
 		return 0;
@@ -275,6 +275,7 @@ static int rtrs_req_check_len(struct rtrs_req *req)
 struct rtrs_req_mapping {
 	struct ib_reg_wr	*reg;	/* the slot's REG_MR if the data needs the MR */
 	struct rtrs_frwr_saved	saved;	/* the MR before the post changed it */
+	struct rtrs_rbuf	*rbuf;	/* the server chunk of the permit */
 	u64			raddr;	/* where the write lands in the chunk */
 	u32			num_sge;
 	u32			imm;
@@ -284,6 +285,9 @@ struct rtrs_req_mapping {
  * rtrs_req_map() - the map step of a post: data, MR and wire header
  * @req: the slot; user message in @req->hdr, data in @req->sgl, on its
  *	connection already (@req->con)
+ * @ep: @req's endpoint, loaded once by the caller: every store to the slot
+ *	would make the compiler load it again through @req->path
+ * @id: the chunk id, @req->permit->mem_id, for the same reason
  * @m: filled for rtrs_req_send()
  *
  * DMA-maps the data, checks its length, describes it by local SGEs or
@@ -297,15 +301,16 @@ struct rtrs_req_mapping {
  * DMA mapping or of the immediate. On error nothing is left mapped and the
  * MR is as it was.
  */
-static int rtrs_req_map(struct rtrs_req *req, struct rtrs_req_mapping *m)
+static int rtrs_req_map(struct rtrs_req *req, struct rtrs_ep *ep, u32 id,
+			struct rtrs_req_mapping *m)
 {
-	struct rtrs_path *path = req->path;
-	struct ib_device *dev = path->ep->ib_dev;
+	struct ib_device *dev = ep->ib_dev;
 	u32 hdr_len, offset;
 	int err;
 
 	m->num_sge = 0;
-	m->raddr = path->ep->rbufs[req->permit->mem_id].addr;
+	m->rbuf = &ep->rbufs[id];
+	m->raddr = m->rbuf->addr;
 	m->reg = NULL;	/* no registration (yet) */
 	rtrs_frwr_save(req, &m->saved);
 	if (req->sg_cnt) {
@@ -325,7 +330,7 @@ static int rtrs_req_map(struct rtrs_req *req, struct rtrs_req_mapping *m)
 
 	req->need_inval = false;
 	if (req->dir == WRITE) {
-		err = rtrs_req_write_data(req, &m->reg, &m->num_sge);
+		err = rtrs_req_write_data(req, ep, &m->reg, &m->num_sge);
 		if (err)
 			goto unmap;
 		hdr_len = rtrs_write_msg_init(req->hdr + req->usr_len,
@@ -352,14 +357,13 @@ static int rtrs_req_map(struct rtrs_req *req, struct rtrs_req_mapping *m)
 		offset = req->data_len + req->usr_len;
 		m->raddr += req->data_len;
 	}
-	err = rtrs_io_req_imm(req->permit->mem_id, offset, &path->ep->params,
-			      &m->imm);
+	err = rtrs_io_req_imm(id, offset, &ep->params, &m->imm);
 	if (err)
 		goto unmap_mr;
 
 	req->sge[m->num_sge].addr = req->hdr_dma;
 	req->sge[m->num_sge].length = req->usr_len + hdr_len;
-	req->sge[m->num_sge].lkey = path->ep->pd->local_dma_lkey;
+	req->sge[m->num_sge].lkey = ep->pd->local_dma_lkey;
 	m->num_sge++;
 	if (req->hdr_sync)
 		ib_dma_sync_single_for_device(dev, req->hdr_dma,
@@ -396,7 +400,6 @@ static __always_inline int rtrs_req_send(struct rtrs_req *req,
 {
 	struct rtrs_path *path = req->path;
 	struct rtrs_con *con = req->con;
-	struct rtrs_rbuf *rbuf = &path->ep->rbufs[req->permit->mem_id];
 	struct ib_rdma_wr *wr = &req->io_wr;
 	struct ib_send_wr *first;
 	int err, answered;
@@ -406,7 +409,7 @@ static __always_inline int rtrs_req_send(struct rtrs_req *req,
 	wr->wr.num_sge = m->num_sge;
 	wr->wr.ex.imm_data = cpu_to_be32(m->imm);
 	wr->remote_addr = m->raddr;
-	wr->rkey = rbuf->rkey;
+	wr->rkey = m->rbuf->rkey;
 
 	first = rtrs_frwr_chain(req, &m->saved, m->reg, &wr->wr);
 
@@ -457,6 +460,7 @@ static __always_inline int rtrs_req_send(struct rtrs_req *req,
  * RTRS_POLL_SWEEP_MS: a wrong guess costs latency, never a completion.
  */
 static struct rtrs_con *rtrs_poll_con(struct rtrs_path *path,
+				      struct rtrs_ep *ep,
 				      struct rtrs_permit *permit)
 {
 	struct rtrs_clt_sess *clt = path->clt;
@@ -472,21 +476,22 @@ static struct rtrs_con *rtrs_poll_con(struct rtrs_path *path,
 		slot = READ_ONCE(hint->slot);
 	else
 		slot = permit->cpu_id;
-	return path->ep->cons[path->irq_con_num + slot % nr];
+	return ep->cons[path->irq_con_num + slot % nr];
 }
 
-/* The connection of @path that carries @permit's requests */
+/* The connection of @path (endpoint @ep) that carries @permit's requests */
 static struct rtrs_con *rtrs_permit_con(struct rtrs_path *path,
+					struct rtrs_ep *ep,
 					struct rtrs_permit *permit)
 {
 	struct rtrs_con *con;
 
 	if (permit->con_type == RTRS_ADMIN_CON)
-		return path->ep->cons[0];
-	con = rtrs_poll_con(path, permit);
+		return ep->cons[0];
+	con = rtrs_poll_con(path, ep, permit);
 	if (con)
 		return con;
-	return path->ep->cpu_con[permit->cpu_id];
+	return ep->cpu_con[permit->cpu_id];
 }
 
 static void rtrs_path_account(struct rtrs_path *path, int dir, u32 bytes)
@@ -531,7 +536,9 @@ int rtrs_req_post(struct rtrs_path *path, struct rtrs_permit *permit,
 		  const struct rtrs_req_args *tmpl, const struct kvec *vec,
 		  size_t nr)
 {
-	struct rtrs_req *req = &path->ep->reqs[permit->mem_id];
+	struct rtrs_ep *ep = path->ep;
+	u32 id = permit->mem_id;
+	struct rtrs_req *req = &ep->reqs[id];
 	/*
 	 * Not zeroed per I/O (CONFIG_INIT_STACK_ALL_ZERO): rtrs_req_map() sets
 	 * every field before rtrs_req_send() or its own error path reads it
@@ -543,8 +550,8 @@ int rtrs_req_post(struct rtrs_path *path, struct rtrs_permit *permit,
 
 	if (WARN_ON_ONCE(req->state != RTRS_REQ_IDLE))
 		return -EBUSY;
-	if (tmpl->data_len > path->ep->max_io ||
-	    tmpl->usr_len + tmpl->hdr_len > path->ep->hdr_size)
+	if (tmpl->data_len > ep->max_io ||
+	    tmpl->usr_len + tmpl->hdr_len > ep->hdr_size)
 		return -EMSGSIZE;
 	req->permit = permit;
 	req->ops = tmpl->ops;
@@ -556,8 +563,8 @@ int rtrs_req_post(struct rtrs_path *path, struct rtrs_permit *permit,
 	for (i = 0, p = req->hdr; i < nr; p += vec[i].iov_len, i++)
 		memcpy(p, vec[i].iov_base, vec[i].iov_len);
 	/* before the map: its trace events name the connection */
-	req->con = rtrs_permit_con(path, permit);
-	err = rtrs_req_map(req, &m);
+	req->con = rtrs_permit_con(path, ep, permit);
+	err = rtrs_req_map(req, ep, id, &m);
 	if (!err)
 		err = rtrs_req_send(req, &m);
 	if (err) {
@@ -573,19 +580,21 @@ static int rtrs_rx_io_rsp(struct rtrs_con *con, u32 imm, const void *buf,
 			  u32 len)
 {
 	struct rtrs_path *path = con->path;
+	/* once: each store below would make the compiler load it again */
+	struct rtrs_ep *ep = path->ep;
 	bool w_inv = rtrs_imm_type(imm) == RTRS_IO_RSP_W_INV_IMM;
 	struct rtrs_req *req;
 	u32 id, rkey;
 	int status, err;
 
-	err = rtrs_io_rsp_parse(rtrs_imm_payload(imm), path->ep->queue_depth, &id,
+	err = rtrs_io_rsp_parse(rtrs_imm_payload(imm), ep->queue_depth, &id,
 				&status);
 	if (err) {
 		rtrs_path_err_rl(path, "response for chunk %u of %u\n", id,
-				 path->ep->queue_depth);
+				 ep->queue_depth);
 		return err;
 	}
-	req = &path->ep->reqs[id];
+	req = &ep->reqs[id];
 	/* pairs with the poster's smp_store_release() */
 	if (smp_load_acquire(&req->state) != RTRS_REQ_POSTED ||
 	    req->con != con) {
@@ -603,14 +612,14 @@ static int rtrs_rx_io_rsp(struct rtrs_con *con, u32 imm, const void *buf,
 		return -EPROTO;
 	}
 	if (buf) {
-		if (!(path->ep->params.flags & RTRS_MSG_NEW_RKEY_F) ||
-		    rtrs_rkey_rsp_parse(buf, len, path->ep->queue_depth, id,
+		if (!(ep->params.flags & RTRS_MSG_NEW_RKEY_F) ||
+		    rtrs_rkey_rsp_parse(buf, len, ep->queue_depth, id,
 					&rkey)) {
 			rtrs_path_err_rl(path, "bad rkey response for chunk %u\n",
 					 id);
 			return -EPROTO;
 		}
-		path->ep->rbufs[id].rkey = rkey;
+		ep->rbufs[id].rkey = rkey;
 	}
 	req->status = status;
 	req->rsp_inv = w_inv;
