@@ -212,14 +212,15 @@ static void rtrs_io_done(struct ib_cq *cq, struct ib_wc *wc)
 }
 
 /**
- * rtrs_req_init_cqes() - set the completion handler and the work request
- *	of a request slot
+ * rtrs_req_init_io_wr() - build a request slot's RDMA WRITE WITH IMM and
+ *	its completion handler
  * @req: the slot
  *
  * The RDMA WRITE WITH IMM is always the last of its chain; what changes
- * per post, rtrs_req_send() sets.
+ * per post, rtrs_req_send() sets. (The slot's REG_MR is built with its MR,
+ * rtrs_frwr_init().)
  */
-void rtrs_req_init_cqes(struct rtrs_req *req)
+void rtrs_req_init_io_wr(struct rtrs_req *req)
 {
 	req->io_cqe.done = rtrs_io_done;
 	memset(&req->io_wr, 0, sizeof(req->io_wr));
@@ -418,7 +419,7 @@ static __always_inline int rtrs_req_send(struct rtrs_req *req,
 	struct ib_send_wr *first;
 	int err, answered;
 
-	/* the rest of it rtrs_req_init_cqes() set */
+	/* the rest of it rtrs_req_init_io_wr() set */
 	wr->wr.send_flags = 0;
 	wr->wr.num_sge = m->num_sge;
 	wr->wr.ex.imm_data = cpu_to_be32(m->imm);

@@ -306,7 +306,7 @@ static int rtrs_ep_alloc_reqs(struct rtrs_ep *ep)
 		u64 dma;
 
 		req->path = ep->path;
-		rtrs_req_init_cqes(req);
+		rtrs_req_init_io_wr(req);
 		req->hdr = kmalloc(ep->hdr_size, GFP_KERNEL);
 		if (!req->hdr)
 			return -ENOMEM;

@@ -171,7 +171,7 @@ enum rtrs_req_state {
  * @sge: the SGEs of that work request
  * @reg_wr: the REG_MR work request of @mr, built once (rtrs_frwr_init());
  *	each registration sets its key and access
- * @io_wr: the RDMA WRITE WITH IMM, built once (rtrs_req_init_cqes()); each
+ * @io_wr: the RDMA WRITE WITH IMM, built once (rtrs_req_init_io_wr()); each
  *	post sets its SGE count, immediate, remote address and rkey, and
  *	clears its flags
  * @stale_inv_wr: the LOCAL_INV that rtrs_frwr_chain() puts first when the
@@ -891,7 +891,7 @@ int rtrs_req_post(struct rtrs_path *path, struct rtrs_permit *permit,
 void rtrs_req_complete(struct rtrs_req *req, int status);
 void rtrs_req_cancel(struct rtrs_req *req);
 void rtrs_rx_done(struct ib_cq *cq, struct ib_wc *wc);
-void rtrs_req_init_cqes(struct rtrs_req *req);
+void rtrs_req_init_io_wr(struct rtrs_req *req);
 void rtrs_path_fail_reqs(struct rtrs_path *path);
 void rtrs_clt_conf(struct rtrs_clt_sess *clt, struct rtrs_permit *permit,
 		   const struct rtrs_clt_req_ops *ops, int err);
