@@ -33,9 +33,19 @@ static void rtrs_frwr_reg_done(struct ib_cq *cq, struct ib_wc *wc)
 	struct rtrs_req *req = container_of(wc->wr_cqe, struct rtrs_req,
 					    reg_cqe);
 
-	/* REG_MR and stale LOCAL_INVs are unsignalled: only errors come here */
-	if (wc->status != IB_WC_SUCCESS)
-		rtrs_path_wc_failed(req->path, wc, "REG_MR");
+	/*
+	 * Only errors come here: a slot's REG_MR and stale LOCAL_INV are
+	 * never signalled. rtrs_frwr_init() and rtrs_frwr_chain() build them
+	 * without send flags and nothing sets any later; the one work request
+	 * of a post that rtrs_con_post_send() may signal is the last of the
+	 * chain, which rtrs_frwr_chain() always puts behind them (the slot's
+	 * RDMA WRITE WITH IMM). A success is a signalled one: a bug, whose
+	 * flag would stay set on every later post of the slot. Off the I/O
+	 * path, so the check costs nothing per request.
+	 */
+	if (WARN_ON_ONCE(wc->status == IB_WC_SUCCESS))
+		return;
+	rtrs_path_wc_failed(req->path, wc, "REG_MR");
 }
 
 static void rtrs_frwr_inv_done(struct ib_cq *cq, struct ib_wc *wc)

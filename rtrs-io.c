@@ -438,6 +438,7 @@ static __always_inline int rtrs_req_send(struct rtrs_req *req,
 	/* a response handler that sees POSTED sees both */
 	smp_store_release(&req->state, RTRS_REQ_POSTED);
 	trace_rtrs_req_post(req);
+	/* signals @wr at most, never the MR's work requests before it */
 	err = rtrs_con_post_send(con, first, &wr->wr, &req->bad_wr);
 	answered = atomic_xchg(&req->posting, err ? RTRS_POST_FAILED :
 						    RTRS_POST_DONE);
