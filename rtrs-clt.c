@@ -630,7 +630,11 @@ int rtrs_clt_request(int dir, struct rtrs_clt_req_ops *ops,
 		     const struct kvec *vec, size_t nr, size_t data_len,
 		     struct scatterlist *sg, unsigned int sg_cnt)
 {
-	struct rtrs_req_args tmpl;
+	/*
+	 * Not zeroed per request (CONFIG_INIT_STACK_ALL_ZERO): every field is
+	 * set below before the post or the hold reads it
+	 */
+	struct rtrs_req_args tmpl __uninitialized;
 	size_t usr_len = 0, hdr_len, i;
 	int err;
 
