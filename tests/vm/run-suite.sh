@@ -110,15 +110,46 @@ fi
 
 _bed_any_dead() { local vm; for vm in $BED_VMS; do vm_alive "$vm" || { echo "$vm dead: $(vm_dead_reason "$vm")"; return 0; }; done; return 1; }
 
+# vm_run_each <timeout_s> <out> <command>: the command in every live guest at once, so the
+# runner's per-case chores cost one round trip instead of one per guest; guest <vm>'s
+# stdout and stderr go to <out> with VM replaced by the guest's name (/dev/null: dropped).
+# rc 0 if it succeeded everywhere.
+vm_run_each() {
+	local t=$1 out=$2 vm rc=0
+	local -A id=()
+	shift 2
+	for vm in $BED_VMS; do
+		vm_alive "$vm" && id[$vm]=$(BED_TRACE=0 vm_spawn "$vm" "$t" "$@")
+	done
+	for vm in $BED_VMS; do
+		if [ -n "${id[$vm]:-}" ]; then
+			vm_wait "$vm" "${id[$vm]}" > "${out//VM/$vm}" 2>&1 || rc=1
+		else
+			rc=125
+		fi
+	done
+	return $rc
+}
+
 # Bring the bed back to its baseline after a case: links on, no netem, client stack
 # unloaded, server modules loaded with default parameters. Prints problems.
+# (Both links of both guests in one QMP connection per guest, the guests at once; the
+# server's qdiscs removed and its modules looked at in one round trip, before the client
+# unmaps, as before: an unmap over a link that netem still drops would only time out.)
 bed_reset() {
-	local out rc=0
-	link_set link0 on 2>/dev/null; link_set link1 on 2>/dev/null
+	local out rc=0 vm pids=()
+	for vm in $BED_VMS; do
+		qmp "$vm" '{"execute":"set_link","arguments":{"name":"link0","up":true}}' \
+			'{"execute":"set_link","arguments":{"name":"link1","up":true}}' >/dev/null 2>&1 &
+		pids+=($!)
+	done
+	wait "${pids[@]}"   # only these: QEMU and the log tail are children of this shell too
+	local srv_mods=0
 	# shellcheck disable=SC2016 # expanded in the guest
-	vm_run server 30 'for l in eth0 eth1; do tc qdisc del dev $l root 2>/dev/null; done; true' >/dev/null 2>&1
+	BED_TRACE=0 vm_run server 30 'for l in eth0 eth1; do tc qdisc del dev $l root 2>/dev/null; done
+		lsmod | grep -q ^rnbd_server' >/dev/null 2>&1 && srv_mods=1
 	out=$(vm_run client 300 bed_client_down 2>&1) || { echo "client cleanup failed: $out"; rc=1; }
-	if [ -s "$BED_DIR/server/share/.params" ] || ! vm_run server 10 'lsmod | grep -q ^rnbd_server' >/dev/null 2>&1; then
+	if [ -s "$BED_DIR/server/share/.params" ] || [ "$srv_mods" = 0 ]; then
 		out=$(vm_run server 300 'bed_server_reload' 2>&1) || { echo "server reload failed: $out"; rc=1; }
 	fi
 	return $rc
@@ -159,10 +190,8 @@ for c in $CASES; do
 	fi
 	tag="rtrs-bed: BEGIN $suite/$c #$n"
 	declare -A coff=()
-	for vm in $BED_VMS; do
-		coff[$vm]=$(stat -c %s "$BED_DIR/$vm/console.log")
-		vm_run "$vm" 30 "echo '$tag' > /dev/kmsg" >/dev/null 2>&1
-	done
+	for vm in $BED_VMS; do coff[$vm]=$(stat -c %s "$BED_DIR/$vm/console.log"); done
+	vm_run_each 30 /dev/null "echo '$tag' > /dev/kmsg"
 	# evaluated, not parsed: a case may derive its timeout from the suite's knobs (MP_CUTS)
 	ct=$(eval "$(grep -m 1 '^CASE_TIMEOUT=' "$HERE/cases/$c.sh")"; echo "${CASE_TIMEOUT:-600}")
 	ct=$(( ct * ${BED_TIMEOUT_SCALE:-1} ))
@@ -180,18 +209,15 @@ for c in $CASES; do
 			kill -TERM -- "-$cpid" 2>/dev/null
 			break
 		fi
-		sleep 1
+		sleep 0.2   # the case's end is seen within 0.2 s (was 1 s)
 	done
 	wait "$cpid"; rc=$?
 	[ "$rc" = 124 ] && why="case timed out after ${ct}s"
 	# back to baseline for the next case (failures here fail this case: it left a mess)
 	if ! _bed_any_dead >/dev/null; then
 		# rxe and qdisc counters (send_err, drops): the first place to look after a path failure
-		for vm in $BED_VMS; do
-			# shellcheck disable=SC2016 # expanded in the guest
-			BED_TRACE=0 vm_run "$vm" 30 'rdma statistic show; for n in /sys/class/net/eth*; do tc -s qdisc show dev ${n##*/}; done' \
-				> "$cdir/net-$vm.txt" 2>&1
-		done
+		# shellcheck disable=SC2016 # expanded in the guest
+		vm_run_each 30 "$cdir/net-VM.txt" 'rdma statistic show; for n in /sys/class/net/eth*; do tc -s qdisc show dev ${n##*/}; done'
 		# after a failure, the state a path that does not come back leaves below our
 		# module (tests/HISTORY.md, session 21): neighbours, CM ids and QPs, and
 		# whether each link still carries a ping
@@ -209,11 +235,21 @@ for c in $CASES; do
 	# case's marker to an end marker written now, or the console if the guest is dead.
 	probs=""
 	etag="rtrs-bed: END $suite/$c #$n"
+	# the end marker and the whole log in one round trip per guest, both guests at once.
+	# First 1 s for what the cleanup set off to reach the logs (a process it killed, the
+	# server closing what our unload left): the markers used to follow the cleanup after
+	# 0.5-1.5 s of other round trips, and that window must not shrink.
+	sleep 1
+	declare -A did=()
 	for vm in $BED_VMS; do
-		vm_alive "$vm" && vm_run "$vm" 30 "echo '$etag' > /dev/kmsg" >/dev/null 2>&1
+		vm_alive "$vm" && did[$vm]=$(BED_TRACE=0 vm_spawn "$vm" 60 "echo '$etag' > /dev/kmsg; dmesg")
+	done
+	for vm in $BED_VMS; do
+		dok=0
+		[ -n "${did[$vm]:-}" ] && vm_wait "$vm" "${did[$vm]}" > "$cdir/dmesg-$vm.all" 2>/dev/null &&
+			grep -qF "$etag" "$cdir/dmesg-$vm.all" && dok=1
 		tail -c +"$(( ${coff[$vm]} + 1 ))" "$BED_DIR/$vm/console.log" > "$cdir/console-$vm.txt"
-		if vm_alive "$vm" && vm_run "$vm" 60 dmesg > "$cdir/dmesg-$vm.all" 2>/dev/null &&
-			grep -qF "$etag" "$cdir/dmesg-$vm.all"; then
+		if [ "$dok" = 1 ]; then
 			awk -v t="$tag" -v e="$etag" 'index($0, t) {p=1} p; index($0, e) {p=0}' "$cdir/dmesg-$vm.all" > "$cdir/dmesg-$vm.txt"
 			rm -f "$cdir/dmesg-$vm.all"; src=$cdir/dmesg-$vm.txt
 		else
