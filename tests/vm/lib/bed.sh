@@ -33,10 +33,11 @@ note() { echo "[$(bed_ts)]     $*"; }
 fail() { echo "[$(bed_ts)] FAIL: $*"; exit 1; }
 
 vm_share() { echo "$BED_DIR/$1/share"; }
-vm_alive() {
-	local d=$BED_DIR/$1
+vm_alive() { # builtins only: vm_wait calls it at every poll
+	local d=$BED_DIR/$1 p=
 	[ -e "$d/dead" ] && return 1
-	[ -s "$d/qemu.pid" ] && kill -0 "$(cat "$d/qemu.pid")" 2>/dev/null
+	{ read -r p < "$d/qemu.pid"; } 2>/dev/null
+	[ -n "$p" ] && kill -0 "$p" 2>/dev/null
 }
 vm_dead_reason() { cat "$BED_DIR/$1/dead" 2>/dev/null || echo "not running"; }
 
@@ -52,8 +53,12 @@ vm_spawn() { # <vm> <timeout_s> <command...>
 	[ "${BED_TRACE:-1}" = 1 ] && echo "[$(bed_ts)] + [$vm] $*" >&2
 	echo "$id"
 }
+# The poll: most commands answer within a second or two, so vm_wait looks every 0.05 s for
+# the first 2 s (a trivial command's answer was waited for 0.1 s on average at the old
+# 0.2 s pace, and a case makes hundreds of calls), then every 0.2 s as before, so that a
+# long wait costs the host no more than it did. No fork but the sleep.
 vm_wait() { # <vm> <id>
-	local vm=$1 id=$2 mb dl
+	local vm=$1 id=$2 mb dl n=0
 	mb=$(vm_share "$vm")/mbox
 	dl=$(cat "$mb/$id.deadline" 2>/dev/null || echo 0)
 	while [ ! -e "$mb/$id.rc" ]; do
@@ -62,13 +67,13 @@ vm_wait() { # <vm> <id>
 			echo "vm_run: $vm is dead: $(vm_dead_reason "$vm")" >&2
 			return 125
 		fi
-		if [ "$(_bed_now)" -gt "$dl" ]; then
+		if [ "${EPOCHSECONDS:-$(_bed_now)}" -gt "$dl" ]; then
 			cat "$mb/$id.out" 2>/dev/null; cat "$mb/$id.err" >&2 2>/dev/null
 			echo "vm_run: $vm: no answer to $id in time (command hung in the guest?)" >&2
 			[ -z "${BED_DIAG_BUSY:-}" ] && bed_diag "host timeout of $id on $vm" >&2
 			return 124
 		fi
-		sleep 0.2
+		if [ $n -lt 40 ]; then n=$((n + 1)); sleep 0.05; else sleep 0.2; fi
 	done
 	cat "$mb/$id.out"; cat "$mb/$id.err" >&2
 	dl=$(cat "$mb/$id.rc")
