@@ -15,7 +15,8 @@
 #   peer as the server); tests/README.md lists them.
 # Env: CI=true (quiet), CHECK_SUITES="suite ..." (default: upstream-basic-c61-s61
 #   upstream-basic-c612-s612 ours-core-c61-s61 ours-core-c612-s612 ours-data-c612-s61
-#   ours-data-c61-s612 ours-mp-c612-s612 ours-mp-quick-c61-s612 ours-hostile-quick-c612-peer
+#   ours-mp-c612-s612 ours-mp-quick-c61-s612 (which runs the two cases of ours-data-c61-s612
+#   first: the same kernels, one bed boot less) ours-hostile-quick-c612-peer
 #   ours-trace-c612-s612; make check-hostile runs the hostile peer's whole tables,
 #   ours-hostile-c612-peer ours-hostile-c61-peer; make check-mp runs "ours-mp-c61-s61
 #   ours-mp-c612-s61", the multipath suites against the 6.1 server, whose rxe fails under
@@ -33,14 +34,14 @@ while [ $# -gt 0 ]; do
 	--no-vm) novm=1 ;;
 	--vm-only) vmonly=1 ;;
 	--debug) debug=1 ;;
-	-h|--help) sed -n '2,24p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,25p' "$0"; exit 0 ;;
 	*) echo "check.sh: unknown option $1" >&2; exit 2 ;;
 	esac
 	shift
 done
 selftest=${CHECK_SELFTEST:-}
 [ -z "$selftest" ] && { [ ${#suites[@]} -gt 0 ] || [ ${#cases[@]} -gt 0 ]; } && selftest=0
-[ ${#suites[@]} -eq 0 ] && read -r -a suites <<< "${CHECK_SUITES:-upstream-basic-c61-s61 upstream-basic-c612-s612 ours-core-c61-s61 ours-core-c612-s612 ours-data-c612-s61 ours-data-c61-s612 ours-mp-c612-s612 ours-mp-quick-c61-s612 ours-hostile-quick-c612-peer ours-trace-c612-s612}"
+[ ${#suites[@]} -eq 0 ] && read -r -a suites <<< "${CHECK_SUITES:-upstream-basic-c61-s61 upstream-basic-c612-s612 ours-core-c61-s61 ours-core-c612-s612 ours-data-c612-s61 ours-mp-c612-s612 ours-mp-quick-c61-s612 ours-hostile-quick-c612-peer ours-trace-c612-s612}"
 export RUN_ID=${RUN_ID:-$(date +%Y%m%d-%H%M%S)-check}
 logs=$top/results/$RUN_ID/check; mkdir -p "$logs"
 quiet() { [ "${CI:-}" = true ] && [ $debug = 0 ]; }
