@@ -46,7 +46,7 @@ run() {
 			fail "insmod rtrs-api-test ended (rc $rc) before its session checks: $out $(vm_run client 30 "dmesg | grep rtrs_api_test | tail -n 5")"
 		fi
 		[ "$(date +%s)" -lt "$end" ] || fail "the module never got to its session checks"
-		sleep 2
+		sleep 0.5
 	done
 	if vm_run client 30 "dmesg | grep -q 'rtrs_api_test: waiting'"; then
 		step "disconnect the session's path through sysfs"

@@ -30,7 +30,7 @@ run() {
 		note "read: $(echo "$out" | tail -n 1) (rc $rc)"
 		[ $rc = 125 ] && fail "client VM died: $(vm_dead_reason client)"
 		# the probe runs 0.3 s after the response; give TCG time
-		for _ in $(seq 30); do hostile_log | grep -q 'CHECK-INVAL path [0-9]*: \(write\|CLIENT\|incon\)' && break; sleep 1; done
+		for _ in $(seq 150); do hostile_log | grep -q 'CHECK-INVAL path [0-9]*: \(write\|CLIENT\|incon\)' && break; sleep 0.2; done
 		line=$(hostile_log | grep -a 'CHECK-INVAL path [0-9]*: \(write\|CLIENT\|incon\)' | head -n 1)
 		note "peer: ${line:-no probe outcome}"
 		case $line in
