@@ -1,9 +1,10 @@
 #!/bin/bash
 # check.sh: the project's whole test run (`make check`, CI runs it through .ci/run).
 # setup -> build our module for both kernels -> peer modules -> tests/host/*.sh -> VM
-# suites (two-VM bed, tests/vm/), with make lint, make unit and the host mutants beside
-# them -> the bed's self-test (suite bed-selftest-c61-s61, whose every case must fail:
-# tests/vm/check-selftest.sh). Every step is one test; every VM test case is one test.
+# suites (two-VM bed, tests/vm/), with make lint, make unit, the host mutants and
+# tests/host/status-tool.sh beside them -> the bed's self-test (suite bed-selftest-c61-s61,
+# whose every case must fail: tests/vm/check-selftest.sh). Every step is one test; every VM
+# test case is one test.
 # Ends with exactly one line "N passed, N failed"; exit 1 on any failure.
 #
 # Options:
@@ -34,7 +35,7 @@ while [ $# -gt 0 ]; do
 	--no-vm) novm=1 ;;
 	--vm-only) vmonly=1 ;;
 	--debug) debug=1 ;;
-	-h|--help) sed -n '2,25p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,26p' "$0"; exit 0 ;;
 	*) echo "check.sh: unknown option $1" >&2; exit 2 ;;
 	esac
 	shift
@@ -81,8 +82,10 @@ t "hostile peer build (tests/hostile)" make -s -C tests/hostile
 # build/lint-<kver>/, the mutants in build/mutants/) run beside the VM suites, at nice 19 so
 # that the TCG guests, whose timing the cases depend on, keep the CPU; their verdicts are
 # counted after the suites'. This takes their ~2-3 min off make check's wall time.
-# tests/host/*.sh stay in line: dkms.sh installs into the host's /lib/modules, which the
-# guests of the Debian kernels see, and install.sh rebuilds build/<kver>/.
+# tests/host/status-tool.sh joins them (~7 s: the status tool against a fake sysfs tree in
+# a temp dir, nothing else touched). The other tests/host/*.sh stay in line: dkms.sh
+# installs into the host's /lib/modules, which the guests of the Debian kernels see (over
+# 9p with cache=loose), and install.sh rebuilds build/<kver>/.
 hostres=$logs/host-tests.res hostpid=
 if [ $vmonly = 0 ]; then
 	(
@@ -91,9 +94,11 @@ if [ $vmonly = 0 ]; then
 		t "make unit" make -s unit
 		# the unit and host tests fail when what they guard is broken (~30 s)
 		t "host mutants (every one killed)" tests/mutants/run.sh --host-only
+		t "host status-tool.sh" bash tests/host/status-tool.sh
 	) > "$hostres" &
 	hostpid=$!
 	for h in tests/host/*.sh; do
+		[ "$h" = tests/host/status-tool.sh ] && continue   # beside the suites, above
 		[ -e "$h" ] && t "host ${h#tests/host/}" bash "$h"
 	done
 fi
@@ -125,8 +130,8 @@ if [ -n "$hostpid" ]; then
 	while read -r verdict rest; do
 		if [ "$verdict" = PASS ]; then ok "$rest"; else ko "$rest"; fi
 	done < <(grep -E '^(PASS|FAIL) ' "$hostres")
-	[ "$(grep -cE '^(PASS|FAIL) ' "$hostres")" = 3 ] ||
-		ko "host tests beside the suites: 3 verdicts expected, see ${hostres#"$top"/}"
+	[ "$(grep -cE '^(PASS|FAIL) ' "$hostres")" = 4 ] ||
+		ko "host tests beside the suites: 4 verdicts expected, see ${hostres#"$top"/}"
 fi
 echo "total $(el "$T0")s, logs in ${logs#"$top"/}/" >&2
 if [ $failed -gt 0 ] && ! quiet; then
