@@ -15,6 +15,7 @@
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/uio.h>
+#include <linux/wait_bit.h>
 #include <rdma/ib_cache.h>
 
 #include "rtrs-pri.h"
@@ -169,8 +170,16 @@ void rtrs_clt_put_permit(struct rtrs_clt_sess *clt, struct rtrs_permit *permit)
 	if (permit->con_type == RTRS_IO_CON)
 		atomic_dec(&clt->io_permits_used);
 	rtrs_clt_permit_returned(clt);
+	/*
+	 * The last access to @clt: once the count is 0, rtrs_clt_close() may
+	 * free it, and wake_up_var() only hashes the address, into a queue
+	 * outside @clt. It takes that queue's lock only for a sleeper (the
+	 * fully ordered decrement is the barrier it needs), where
+	 * wake_up_all() on a queue of our own took it on every return of the
+	 * last permit: at queue depth 1, every I/O.
+	 */
 	if (atomic_dec_and_test(&clt->permits_used))
-		wake_up_all(&clt->permits_wq);
+		wake_up_var(&clt->permits_used);
 }
 EXPORT_SYMBOL(rtrs_clt_put_permit);
 
@@ -1027,7 +1036,6 @@ static struct rtrs_clt_sess *rtrs_clt_alloc(struct rtrs_clt_ops *ops,
 	mutex_init(&clt->path_op_mutex);
 	mutex_init(&clt->link_mutex);
 	mutex_init(&clt->limits_mutex);
-	init_waitqueue_head(&clt->permits_wq);
 	init_waitqueue_head(&clt->permit_wq);
 	clt->io_hold_sec = READ_ONCE(io_hold_sec);
 	clt->io_timeout_sec = READ_ONCE(io_timeout_sec);
@@ -1210,7 +1218,7 @@ void rtrs_clt_close(struct rtrs_clt_sess *clt)
 	cancel_delayed_work_sync(&clt->resume_dwork);
 	/* nothing can take what is held any more: fail it */
 	rtrs_clt_fail_held(clt, -ECONNABORTED);
-	wait_event(clt->permits_wq, !atomic_read(&clt->permits_used));
+	wait_var_event(&clt->permits_used, !atomic_read(&clt->permits_used));
 	rtrs_clt_unlist(clt);
 	put_device(&clt->dev);
 }

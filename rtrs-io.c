@@ -676,56 +676,73 @@ static int rtrs_rx_imm(struct rtrs_con *con, u32 imm, const void *buf,
 }
 
 /*
- * The server invalidated @rkey (the device has done it by now). Only the
- * live MR of a request in flight on @con may be named, once: then that
- * request's response completes it without a LOCAL_INV.
+ * What follows a receive: a protocol violation (@err) fails the path,
+ * anything else re-posts the receive. The path is looked up again here
+ * rather than kept across the calls before: it is needed only on error.
  */
-static int rtrs_rx_inv(struct rtrs_con *con, u32 rkey, u32 len)
+static __always_inline void rtrs_rx_next(struct rtrs_rx *rx, int err)
 {
-	struct rtrs_path *path = con->path;
-	struct rtrs_req *req = xa_load(&path->ep->mr_slots, rkey >> 8);
+	if (err) {
+		rtrs_path_error(rx->con->path);
+	} else if (rtrs_con_post_recv(rx)) {
+		struct rtrs_path *path = rx->con->path;
 
-	/* smp_load_acquire(): pairs with the poster's store of POSTED */
-	if (len || !req || smp_load_acquire(&req->state) != RTRS_REQ_POSTED ||
-	    req->con != con || req->srv_inv || !rtrs_frwr_is_ours(req, rkey)) {
-		rtrs_path_err_rl(path, "stray invalidation of %#x (%u B) on connection %u\n",
-				 rkey, len, con->cid);
-		return -EPROTO;
+		if (rtrs_path_state(path) == RTRS_PATH_CONNECTED)
+			rtrs_path_err_rl(path, "receive post failed\n");
+		rtrs_path_error(path);
 	}
-	req->srv_inv = true;
-	trace_rtrs_mr_remoteinv(req, rkey);
-	return 0;
+}
+
+/* A SEND_WITH_INV of @len bytes named @rkey, not an MR it may invalidate */
+static void __cold rtrs_rx_inv_stray(struct rtrs_rx *rx, u32 rkey, u32 len)
+{
+	struct rtrs_con *con = rx->con;
+
+	rtrs_path_err_rl(con->path, "stray invalidation of %#x (%u B) on connection %u\n",
+			 rkey, len, con->cid);
+	rtrs_path_error(con->path);
+}
+
+/* Anything received proves the server alive */
+static __always_inline void rtrs_rx_heard(struct rtrs_path *path)
+{
+	atomic_set(&path->hb_missed, 0);
+	WRITE_ONCE(path->last_rx, jiffies);
 }
 
 /*
- * One call of rtrs_rx_imm(), so that the compiler inlines it: every response
- * goes through it (bench/insn)
+ * A successful SEND_WITH_INV (@wc): the server invalidated an rkey (the
+ * device has done it by now). Only the live MR of a request in flight on
+ * the connection may be named, once, by a message of 0 bytes: then that
+ * request's response completes it without a LOCAL_INV.
+ *
+ * Out of line, though every read has one: the key lookup and the flag need
+ * a fraction of the registers and checks of rtrs_rx_done()'s response, and
+ * no longer pay for its frame (bench/insn). The stray cases are out of line
+ * too, so that only @rx and the rkey are kept across xa_load().
  */
-static int rtrs_rx_dispatch(struct rtrs_rx *rx, struct ib_wc *wc)
+static noinline void rtrs_rx_inv(struct ib_wc *wc)
 {
-	struct rtrs_con *con = rx->con;
-	const void *buf = NULL;
-	u32 len = 0;
+	struct rtrs_rx *rx = container_of(wc->wr_cqe, struct rtrs_rx, cqe);
+	u32 rkey = wc->ex.invalidate_rkey;
+	struct rtrs_req *req;
 
-	switch (wc->opcode) {
-	case IB_WC_RECV_RDMA_WITH_IMM:
-		break;
-	case IB_WC_RECV:
-		if (wc->wc_flags & IB_WC_WITH_INVALIDATE)
-			return rtrs_rx_inv(con, wc->ex.invalidate_rkey,
-					   wc->byte_len);
-		if (wc->wc_flags & IB_WC_WITH_IMM) {
-			buf = rtrs_rx_buf(rx);
-			len = wc->byte_len;
-			break;
-		}
-		fallthrough;
-	default:
-		rtrs_path_err_rl(con->path, "unexpected receive, opcode %d flags %#x\n",
-				 wc->opcode, wc->wc_flags);
-		return -EPROTO;
+	rtrs_rx_heard(rx->con->path);
+	if (wc->byte_len) {
+		rtrs_rx_inv_stray(rx, rkey, wc->byte_len);
+		return;
 	}
-	return rtrs_rx_imm(con, be32_to_cpu(wc->ex.imm_data), buf, len);
+	req = xa_load(&rx->con->path->ep->mr_slots, rkey >> 8);
+	/* smp_load_acquire(): pairs with the poster's store of POSTED */
+	if (!req || smp_load_acquire(&req->state) != RTRS_REQ_POSTED ||
+	    req->con != rx->con || req->srv_inv ||
+	    !rtrs_frwr_is_ours(req, rkey)) {
+		rtrs_rx_inv_stray(rx, rkey, 0);
+		return;
+	}
+	req->srv_inv = true;
+	trace_rtrs_mr_remoteinv(req, rkey);
+	rtrs_rx_next(rx, 0);
 }
 
 /**
@@ -738,22 +755,56 @@ static int rtrs_rx_dispatch(struct rtrs_rx *rx, struct ib_wc *wc)
  */
 void rtrs_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 {
-	struct rtrs_rx *rx = container_of(wc->wr_cqe, struct rtrs_rx, cqe);
-	struct rtrs_path *path = rx->con->path;
+	struct rtrs_rx *rx;
+	struct rtrs_path *path;
+	enum ib_wc_opcode opcode;
+	const void *buf = NULL;
+	u32 imm, len = 0;
+	int flags;
 
+	/*
+	 * A read's SEND_WITH_INV first: it reads nothing but @wc, so the
+	 * compiler builds this function's frame only after it. The flag
+	 * first: a response pays for that test alone (that of a failed
+	 * completion is garbage, but then the status is not a success).
+	 */
+	if (wc->wc_flags & IB_WC_WITH_INVALIDATE &&
+	    wc->status == IB_WC_SUCCESS && wc->opcode == IB_WC_RECV) {
+		rtrs_rx_inv(wc);
+		return;
+	}
+	rx = container_of(wc->wr_cqe, struct rtrs_rx, cqe);
+	path = rx->con->path;
 	if (wc->status != IB_WC_SUCCESS) {
 		rtrs_path_wc_failed(path, wc, "receive");
 		return;
 	}
-	atomic_set(&path->hb_missed, 0);
-	WRITE_ONCE(path->last_rx, jiffies);
-	if (rtrs_rx_dispatch(rx, wc)) {
+	rtrs_rx_heard(path);
+	/*
+	 * @wc read only before calls: not kept across them, so the frame can
+	 * wait until the SEND_WITH_INV is ruled out (above)
+	 */
+	opcode = wc->opcode;
+	imm = be32_to_cpu(wc->ex.imm_data);
+	switch (opcode) {
+	case IB_WC_RECV_RDMA_WITH_IMM:
+		break;
+	case IB_WC_RECV:
+		if (wc->wc_flags & IB_WC_WITH_IMM) {
+			len = wc->byte_len;
+			buf = rtrs_rx_buf(rx);
+			break;
+		}
+		fallthrough;
+	default:
+		flags = wc->wc_flags;
+		rtrs_path_err_rl(path, "unexpected receive, opcode %d flags %#x\n",
+				 opcode, flags);
 		rtrs_path_error(path);
-	} else if (rtrs_con_post_recv(rx)) {
-		if (rtrs_path_state(path) == RTRS_PATH_CONNECTED)
-			rtrs_path_err_rl(path, "receive post failed\n");
-		rtrs_path_error(path);
+		return;
 	}
+	/* one call of rtrs_rx_imm(), so that it is inlined (bench/insn) */
+	rtrs_rx_next(rx, rtrs_rx_imm(rx->con, imm, buf, len));
 }
 
 /**

@@ -584,8 +584,8 @@ struct rtrs_poll_hint {
  * @pdu_sz: user bytes after each permit
  * @permits: @queue_depth permits of sizeof(permit) + @pdu_sz bytes each
  * @permits_map: which permits are lent out
- * @permits_wq: rtrs_clt_close() waits here for permits to come back
- * @permits_used: permits lent out
+ * @permits_used: permits lent out; rtrs_clt_close() waits (wait_var_event())
+ *	for it to come down to 0
  * @io_permits_used: permits lent out for I/O (%RTRS_IO_CON), at most
  *	@queue_depth - 1
  * @permit_wq: rtrs_clt_get_permit() with %RTRS_PERMIT_WAIT waits here
@@ -641,7 +641,6 @@ struct rtrs_clt_sess {
 	size_t			pdu_sz;
 	void			*permits;
 	struct sbitmap_queue	permits_map;
-	wait_queue_head_t	permits_wq;
 	atomic_t		permits_used;
 	atomic_t		io_permits_used;
 	wait_queue_head_t	permit_wq;
