@@ -241,20 +241,37 @@ static inline struct scatterlist *rtrs_sg_step(struct scatterlist *sg, int i,
 	return i < nr ? sg_next(sg) : sg;
 }
 
+/*
+ * The SGEs of a WRITE's data of more than one mapped entry. Out of line:
+ * its sg_next() calls would make the post keep its values on the stack
+ * around them, for every I/O (bench/insn).
+ */
+static noinline void rtrs_req_data_sges(struct rtrs_req *req, u32 lkey)
+{
+	struct scatterlist *sg;
+	int i;
+
+	for (i = 0, sg = req->sgl; i < req->nents;
+	     i++, sg = rtrs_sg_step(sg, i, req->nents)) {
+		req->sge[i].addr = sg_dma_address(sg);
+		req->sge[i].length = sg_dma_len(sg);
+		req->sge[i].lkey = lkey;
+	}
+}
+
 /* Describe the data of a WRITE: local SGEs when they fit, else an MR */
 static int rtrs_req_write_data(struct rtrs_req *req, struct rtrs_ep *ep,
 			       struct ib_reg_wr **reg, u32 *num_sge)
 {
 	u32 lkey = ep->pd->local_dma_lkey;
-	struct scatterlist *sg;
-	int i;
 
 	if (req->nents < ep->max_send_sge) {
-		for (i = 0, sg = req->sgl; i < req->nents;
-		     i++, sg = rtrs_sg_step(sg, i, req->nents)) {
-			req->sge[i].addr = sg_dma_address(sg);
-			req->sge[i].length = sg_dma_len(sg);
-			req->sge[i].lkey = lkey;
+		if (req->nents == 1) {
+			req->sge[0].addr = sg_dma_address(req->sgl);
+			req->sge[0].length = sg_dma_len(req->sgl);
+			req->sge[0].lkey = lkey;
+		} else if (req->nents) {
+			rtrs_req_data_sges(req, lkey);
 		}
 		*num_sge = req->nents;
 		return 0;
@@ -269,15 +286,32 @@ static int rtrs_req_write_data(struct rtrs_req *req, struct rtrs_ep *ep,
 	return 0;
 }
 
-static int rtrs_req_check_len(struct rtrs_req *req)
+/* Bytes of a mapped list of more than one entry; out of line as above */
+static noinline u64 rtrs_sg_dma_total(struct scatterlist *sgl, int nents)
 {
 	struct scatterlist *sg;
 	u64 total = 0;
 	int i;
 
-	for (i = 0, sg = req->sgl; i < req->nents;
-	     i++, sg = rtrs_sg_step(sg, i, req->nents))
+	for (i = 0, sg = sgl; i < nents; i++, sg = rtrs_sg_step(sg, i, nents))
 		total += sg_dma_len(sg);
+	return total;
+}
+
+/*
+ * The one check of the mapped length, on every post. The server finds the
+ * header at data_len + usr_len: a WRITE must send exactly data_len bytes,
+ * a READ's buffer must hold data_len bytes. One entry (a 4k I/O) needs no
+ * walk.
+ */
+static int rtrs_req_check_len(struct rtrs_req *req)
+{
+	u64 total = 0;
+
+	if (req->nents == 1)
+		total = sg_dma_len(req->sgl);
+	else if (req->nents)
+		total = rtrs_sg_dma_total(req->sgl, req->nents);
 	if (req->dir == WRITE ? total != req->data_len : total < req->data_len)
 		return -EINVAL;
 	return 0;
