@@ -334,9 +334,6 @@ struct rtrs_req_mapping {
  * rtrs_req_map() - the map step of a post: data, MR and wire header
  * @req: the slot; user message in @req->hdr, data in @req->sgl, on its
  *	connection already (@req->con)
- * @ep: @req's endpoint, loaded once by the caller: every store to the slot
- *	would make the compiler load it again through @req->path
- * @id: the chunk id, @req->permit->mem_id, for the same reason
  * @m: filled for rtrs_req_send()
  *
  * DMA-maps the data, checks its length, describes it by local SGEs or
@@ -344,42 +341,45 @@ struct rtrs_req_mapping {
  * the send step to chain), writes the rtrs header after the user message
  * and adds the SGE of both. Nothing is posted yet.
  *
+ * The endpoint and the chunk id are read from the slot in each step that
+ * needs them, after the DMA map and the MR registration, not once at the
+ * start: a value kept across those calls would be kept on the stack, a
+ * store and a load per I/O each (bench/insn). Within a step they are
+ * loaded once: with -fno-strict-aliasing each store to the slot would make
+ * the compiler load them again.
+ *
  * Context: any; does not sleep.
  * Return: 0 with @req mapped; -EINVAL if the data does not map or its
  * length does not match @req->data_len; -ENOMEM or another error of the
  * DMA mapping or of the immediate. On error nothing is left mapped and the
  * MR is as it was.
  */
-static int rtrs_req_map(struct rtrs_req *req, struct rtrs_ep *ep, u32 id,
-			struct rtrs_req_mapping *m)
+static int rtrs_req_map(struct rtrs_req *req, struct rtrs_req_mapping *m)
 {
-	struct ib_device *dev = ep->ib_dev;
-	u32 hdr_len, offset;
+	struct rtrs_ep *ep;
+	u32 hdr_len, offset, id;
 	int err;
 
 	m->num_sge = 0;
-	m->rbuf = &ep->rbufs[id];
-	m->raddr = m->rbuf->addr;
+	m->raddr = 0;	/* a WRITE's data starts the chunk */
 	m->reg = NULL;	/* no registration (yet) */
 	rtrs_frwr_save(req, &m->saved);
 	if (req->sg_cnt) {
-		req->nents = ib_dma_map_sg(dev, req->sgl, req->sg_cnt,
+		req->nents = ib_dma_map_sg(req->path->ep->ib_dev, req->sgl,
+					   req->sg_cnt,
 					   req->dir == READ ? DMA_FROM_DEVICE :
 							      DMA_TO_DEVICE);
 		if (!req->nents)
 			return -ENOMEM;
 	}
-	/*
-	 * The server finds the header at data_len + usr_len: a WRITE must send
-	 * exactly data_len bytes, a READ's buffer must hold data_len bytes.
-	 */
 	err = rtrs_req_check_len(req);
 	if (err)
 		goto unmap;
 
 	req->need_inval = false;
 	if (req->dir == WRITE) {
-		err = rtrs_req_write_data(req, ep, &m->reg, &m->num_sge);
+		err = rtrs_req_write_data(req, req->path->ep, &m->reg,
+					  &m->num_sge);
 		if (err)
 			goto unmap;
 		hdr_len = rtrs_write_msg_init(req->hdr + req->usr_len,
@@ -404,18 +404,22 @@ static int rtrs_req_map(struct rtrs_req *req, struct rtrs_ep *ep, u32 id,
 					     req->usr_len, addr, key,
 					     req->data_len, req->need_inval);
 		offset = req->data_len + req->usr_len;
-		m->raddr += req->data_len;
+		m->raddr = req->data_len;
 	}
+	ep = req->path->ep;
+	id = req->permit->mem_id;
 	err = rtrs_io_req_imm(id, offset, &ep->params, &m->imm);
 	if (err)
 		goto unmap_mr;
 
+	m->rbuf = &ep->rbufs[id];
+	m->raddr += m->rbuf->addr;
 	req->sge[m->num_sge].addr = req->hdr_dma;
 	req->sge[m->num_sge].length = req->usr_len + hdr_len;
 	req->sge[m->num_sge].lkey = ep->pd->local_dma_lkey;
 	m->num_sge++;
 	if (req->hdr_sync)
-		ib_dma_sync_single_for_device(dev, req->hdr_dma,
+		ib_dma_sync_single_for_device(ep->ib_dev, req->hdr_dma,
 					      req->usr_len + hdr_len,
 					      DMA_TO_DEVICE);
 	return 0;
@@ -447,7 +451,6 @@ unmap:
 static __always_inline int rtrs_req_send(struct rtrs_req *req,
 					 struct rtrs_req_mapping *m)
 {
-	struct rtrs_path *path = req->path;
 	struct rtrs_con *con = req->con;
 	struct ib_rdma_wr *wr = &req->io_wr;
 	struct ib_send_wr *first;
@@ -462,7 +465,7 @@ static __always_inline int rtrs_req_send(struct rtrs_req *req,
 
 	first = rtrs_frwr_chain(req, &m->saved, m->reg, &wr->wr);
 
-	atomic_inc(&path->inflight);
+	atomic_inc(&req->path->inflight);
 	if (con->polled)
 		rtrs_con_polled_get(con);
 	atomic_set(&req->posting, RTRS_POST_BUSY);
@@ -480,9 +483,9 @@ static __always_inline int rtrs_req_send(struct rtrs_req *req,
 		trace_rtrs_req_post_err(req, err, false);
 		/* the request never left: whatever answered it lied */
 		if (answered == RTRS_POST_ANSWERED) {
-			rtrs_path_err_rl(path, "response for chunk %u, which was never sent\n",
+			rtrs_path_err_rl(req->path, "response for chunk %u, which was never sent\n",
 					 req->permit->mem_id);
-			rtrs_path_error(path);
+			rtrs_path_error(req->path);
 		}
 		rtrs_req_idle(req);
 		rtrs_frwr_restore(req, m->saved.key, m->saved.valid, first,
@@ -567,7 +570,11 @@ static void rtrs_path_account(struct rtrs_path *path, int dir, u32 bytes)
  *
  * Copies the request into the slot, maps it (rtrs_req_map()), then posts
  * it (rtrs_req_send()) on the connection of @permit, and counts it in the
- * path's statistics.
+ * path's statistics. Once the slot holds the request, the steps read what
+ * they need from it (the path, its endpoint, the permit) rather than keep
+ * this function's arguments across their calls (memcpy(), the DMA map, the
+ * MR registration, the device's post_send): only @req and @tmpl stay live
+ * across them, so no value is kept on the stack (bench/insn).
  *
  * Context: any; does not sleep. Called under rcu_read_lock() with the path
  * CONNECTED, so the teardown waits for the post to finish.
@@ -587,8 +594,7 @@ int rtrs_req_post(struct rtrs_path *path, struct rtrs_permit *permit,
 		  size_t nr)
 {
 	struct rtrs_ep *ep = path->ep;
-	u32 id = permit->mem_id;
-	struct rtrs_req *req = &ep->reqs[id];
+	struct rtrs_req *req = &ep->reqs[permit->mem_id];
 	/*
 	 * Not zeroed per I/O (CONFIG_INIT_STACK_ALL_ZERO): rtrs_req_map() sets
 	 * every field before rtrs_req_send() or its own error path reads it
@@ -610,18 +616,19 @@ int rtrs_req_post(struct rtrs_path *path, struct rtrs_permit *permit,
 	req->sg_cnt = tmpl->sg_cnt;
 	req->data_len = tmpl->data_len;
 	req->usr_len = tmpl->usr_len;
-	for (i = 0, p = req->hdr; i < nr; p += vec[i].iov_len, i++)
-		memcpy(p, vec[i].iov_base, vec[i].iov_len);
 	/* before the map: its trace events name the connection */
 	req->con = rtrs_permit_con(path, ep, permit);
-	err = rtrs_req_map(req, ep, id, &m);
+	for (i = 0, p = req->hdr; i < nr; p += vec[i].iov_len, i++)
+		memcpy(p, vec[i].iov_base, vec[i].iov_len);
+	err = rtrs_req_map(req, &m);
 	if (!err)
 		err = rtrs_req_send(req, &m);
 	if (err) {
 		req->permit = NULL;
 		return err;
 	}
-	rtrs_path_account(path, tmpl->dir, tmpl->data_len + tmpl->usr_len);
+	/* @path: the slot's, read again rather than kept across the post */
+	rtrs_path_account(req->path, tmpl->dir, tmpl->data_len + tmpl->usr_len);
 	return 0;
 }
 
