@@ -897,21 +897,42 @@ static void rtrs_clt_list_add_path(struct rtrs_clt_sess *clt,
 	mutex_unlock(&clt->paths_mutex);
 }
 
-static void rtrs_clt_list_del_path(struct rtrs_clt_sess *clt,
+/* No round-robin cursor may keep pointing at @path */
+static void rtrs_clt_forget_cursor(struct rtrs_clt_sess *clt,
 				   struct rtrs_path *path)
 {
 	struct rtrs_path __rcu **cursor;
 	int cpu;
 
-	mutex_lock(&clt->paths_mutex);
-	list_del_rcu(&path->entry);
-	clt->paths_num--;
-	/* no round-robin cursor may keep pointing at it */
+	lockdep_assert_held(&clt->paths_mutex);
 	for_each_possible_cpu(cpu) {
 		cursor = per_cpu_ptr(clt->pcpu_path, cpu);
 		if (rcu_access_pointer(*cursor) == path)
 			RCU_INIT_POINTER(*cursor, NULL);
 	}
+}
+
+static void rtrs_clt_list_del_path(struct rtrs_clt_sess *clt,
+				   struct rtrs_path *path)
+{
+	mutex_lock(&clt->paths_mutex);
+	list_del_rcu(&path->entry);
+	clt->paths_num--;
+	rtrs_clt_forget_cursor(clt, path);
+	mutex_unlock(&clt->paths_mutex);
+	synchronize_rcu();
+	/*
+	 * A round-robin pick that found the path in the list before it was
+	 * unlisted may have stored it in its cursor after the clearing above.
+	 * Such picks are over now, and no pick stores the path again: a pick
+	 * starts after its cursor's path and finds only listed ones. Clear
+	 * again and wait for the picks that read the stale cursor meanwhile
+	 * (they walk on from the path's old successor): only then may the
+	 * entry be reset (a reset entry points to itself, a walk from it
+	 * would never reach the head) and the path be freed.
+	 */
+	mutex_lock(&clt->paths_mutex);
+	rtrs_clt_forget_cursor(clt, path);
 	mutex_unlock(&clt->paths_mutex);
 	synchronize_rcu();
 	INIT_LIST_HEAD(&path->entry);
