@@ -765,15 +765,20 @@ static __always_inline void rtrs_rx_heard(struct rtrs_path *path)
 static noinline void rtrs_rx_inv(struct ib_wc *wc)
 {
 	struct rtrs_rx *rx = container_of(wc->wr_cqe, struct rtrs_rx, cqe);
+	/*
+	 * Read once: after the stores of rtrs_rx_heard() the compiler would
+	 * load rx->con and con->path again for the lookup (bench/insn)
+	 */
+	struct rtrs_path *path = rx->con->path;
 	u32 rkey = wc->ex.invalidate_rkey;
 	struct rtrs_req *req;
 
-	rtrs_rx_heard(rx->con->path);
+	rtrs_rx_heard(path);
 	if (wc->byte_len) {
 		rtrs_rx_inv_stray(rx, rkey, wc->byte_len);
 		return;
 	}
-	req = xa_load(&rx->con->path->ep->mr_slots, rkey >> 8);
+	req = xa_load(&path->ep->mr_slots, rkey >> 8);
 	/* smp_load_acquire(): pairs with the poster's store of POSTED */
 	if (!req || smp_load_acquire(&req->state) != RTRS_REQ_POSTED ||
 	    req->con != rx->con || req->srv_inv ||
