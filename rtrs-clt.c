@@ -36,15 +36,22 @@ static int rtrs_clt_alloc_permits(struct rtrs_clt_sess *clt)
 	clt->permits = kvcalloc(clt->queue_depth, sz, GFP_KERNEL);
 	if (!clt->permits)
 		return -ENOMEM;
-	for (i = 0; i < clt->queue_depth; i++)
-		rtrs_permit_at(clt, i)->mem_id = i;
 	err = sbitmap_queue_init_node(&clt->permits_map, clt->queue_depth, -1,
 				      false, GFP_KERNEL, NUMA_NO_NODE);
 	if (err) {
 		kvfree(clt->permits);
 		clt->permits = NULL;
+		return err;
 	}
-	return err;
+	for (i = 0; i < clt->queue_depth; i++) {
+		struct rtrs_permit *permit = rtrs_permit_at(clt, i);
+
+		permit->mem_id = i;
+		/* what sbitmap_test_bit() would compute on every put */
+		permit->map_word = __sbitmap_word(&clt->permits_map.sb, i);
+		permit->map_bit = SB_NR_TO_BIT(&clt->permits_map.sb, i);
+	}
+	return 0;
 }
 
 static void rtrs_clt_free_permits(struct rtrs_clt_sess *clt)
@@ -164,7 +171,8 @@ EXPORT_SYMBOL(rtrs_clt_get_permit);
  */
 void rtrs_clt_put_permit(struct rtrs_clt_sess *clt, struct rtrs_permit *permit)
 {
-	if (WARN_ON(!sbitmap_test_bit(&clt->permits_map.sb, permit->mem_id)))
+	/* sbitmap_test_bit() with the word and bit found at allocation */
+	if (WARN_ON(!test_bit(permit->map_bit, permit->map_word)))
 		return;
 	sbitmap_queue_clear(&clt->permits_map, permit->mem_id, permit->cpu_id);
 	if (permit->con_type == RTRS_IO_CON)

@@ -105,6 +105,12 @@ struct rtrs_con;
  * @in_flight: 1 from the start of the rtrs_clt_request() that used it to
  *	its conf_fn call (rtrs_clt_conf()); the check that every request
  *	completes exactly once
+ * @map_word: the permits map's word that holds @mem_id's bit
+ * @map_bit: @mem_id's bit in @map_word
+ *
+ * @map_word and @map_bit are sbitmap_test_bit()'s word and bit, found once at
+ * allocation (the map is never resized), so that every put tests its bit
+ * without sbitmap's index arithmetic (bench/insn).
  *
  * The user's pdu (rtrs_clt_open()'s @pdu_sz bytes) follows the struct.
  */
@@ -113,6 +119,8 @@ struct rtrs_permit {
 	unsigned int		cpu_id;
 	enum rtrs_clt_con_type	con_type;
 	atomic_t		in_flight;
+	unsigned long		*map_word;
+	unsigned int		map_bit;
 };
 
 /*
