@@ -685,7 +685,12 @@ int rtrs_clt_request(int dir, struct rtrs_clt_req_ops *ops,
 	if ((dir != READ && dir != WRITE) || !permit || !ops || !ops->conf_fn ||
 	    (!sg_cnt != !data_len) || (nr && !vec))
 		return -EINVAL;
-	tmpl.ops = *ops;
+	/*
+	 * memcpy(), not a struct assignment: gcc copies the two pointers as
+	 * one 16-byte value, whose possible spill slot made it keep a frame
+	 * pointer here (bench/insn); the bytes copied are the same
+	 */
+	memcpy(&tmpl.ops, ops, sizeof(tmpl.ops));
 	/* each part is bounded before it is added: the sum cannot wrap */
 	for (i = 0; i < nr; i++) {
 		if (vec[i].iov_len > U16_MAX)

@@ -499,8 +499,8 @@ enum rtrs_hold_state {
 
 /**
  * struct rtrs_req_args - a user request before a request slot holds it
- * @ops: the user's completion
  * @sgl: the data pages
+ * @ops: the user's completion
  * @sg_cnt: entries of @sgl
  * @data_len: data bytes
  * @usr_len: bytes of user message
@@ -511,10 +511,17 @@ enum rtrs_hold_state {
  * What rtrs_clt_request() checked, handed to rtrs_req_post() for each path
  * it tries: only these fields, not a whole struct rtrs_req (whose SGE
  * array alone is 256 bytes) built on the stack for every request.
+ *
+ * @ops is not the first field: x86-64 gcc aligns a local struct to 16 bytes
+ * when its first field is a 16-byte struct like @ops (the first field's
+ * mode decides), and on the kernel's 8-byte aligned stack that costs the
+ * functions keeping one on the stack (rtrs_clt_request(),
+ * rtrs_clt_failover()) a frame pointer and a realignment per call
+ * (bench/insn).
  */
 struct rtrs_req_args {
-	struct rtrs_clt_req_ops	ops;
 	struct scatterlist	*sgl;
+	struct rtrs_clt_req_ops	ops;
 	unsigned int		sg_cnt;
 	u32			data_len;
 	u32			usr_len;
