@@ -80,6 +80,9 @@ if [ "${PEER_ONLY:-}" != upstream ]; then
 		# to build it from the server sources removed above
 		if [ $rc = 0 ] && kmake "$o" KBUILD_EXTRA_SYMBOLS="$sym" CONFIG_BLK_DEV_RNBD=y \
 			CONFIG_BLK_DEV_RNBD_CLIENT=m CONFIG_BLK_DEV_RNBD_SERVER=; then
+			# the symbol versions it was linked against: run-suite.sh rebuilds
+			# it when our module's differ (it would not load)
+			cp "$sym" "$o/ours.symvers"
 			ls "$o"/rnbd-client.ko
 		else
 			echo "build-peer: rnbd-client against our rtrs.h failed for $kv" >&2; rc=1

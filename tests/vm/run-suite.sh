@@ -73,7 +73,11 @@ done
 if [ "$CLIENT_STACK" = ours ] && [ -z "${BED_OURS_BUILD:-}" ]; then
 	[ -e "$BED_REPO/build/$CLIENT_KVER/rtrs-client.ko" ] ||
 		prep "rtrs-client.ko for $CLIENT_KVER" make -s -C "$BED_REPO" KVER="$CLIENT_KVER"
-	[ -n "${BED_OURS_RNBD_KO:-}" ] || [ -e "$BED_REPO/.cache/peer/$CLIENT_KVER/rnbd-ours/rnbd-client.ko" ] ||
+	# rebuilt also when our module's symbol versions changed since (a stale one does not
+	# load: "disagrees about version of symbol")
+	ro=$BED_REPO/.cache/peer/$CLIENT_KVER/rnbd-ours
+	[ -n "${BED_OURS_RNBD_KO:-}" ] ||
+		{ [ -e "$ro/rnbd-client.ko" ] && cmp -s "$ro/ours.symvers" "$BED_REPO/build/$CLIENT_KVER/Module.symvers"; } ||
 		prep "rnbd-client on our rtrs.h for $CLIENT_KVER" env -C "$BED_REPO" PEER_ONLY=ours tests/peer/build-peer.sh "$CLIENT_KVER"
 fi
 
